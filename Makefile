@@ -1,0 +1,43 @@
+# minitf build. `make demo` and `make test` are the two entry points (README).
+PYTHON ?= python3
+CC ?= gcc
+BLAS_INC := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_include_dir())" 2>/dev/null)
+BLAS_LIB := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_lib_dir())" 2>/dev/null)
+CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+	-fvisibility=hidden -I. -Ic_api/include -I$(BLAS_INC) -pthread
+CFLAGS ?= -O2 -g
+LDLIBS := -L$(BLAS_LIB) -Wl,-rpath,$(BLAS_LIB) -lscipy_openblas -lm -pthread
+SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c)
+HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
+CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: lib ctest asan-ctest clean
+
+lib: build/libc_api.so
+
+build/libc_api.so: $(SRCS) $(HDRS)
+	@mkdir -p build
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+
+build/asan/libc_api.so: $(SRCS) $(HDRS)
+	@mkdir -p build/asan
+	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+
+build/ctest/%: tests/c/%.c tests/c/ctest.h build/libc_api.so
+	@mkdir -p build/ctest
+	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -I. -Ic_api/include -Itests/c -o $@ $< -Lbuild -Wl,-rpath,$(CURDIR)/build -lc_api -lm
+
+build/asan/ctest/%: tests/c/%.c tests/c/ctest.h build/asan/libc_api.so
+	@mkdir -p build/asan/ctest
+	$(CC) -std=c11 -D_GNU_SOURCE $(SANFLAGS) -I. -Ic_api/include -Itests/c -o $@ $< -Lbuild/asan -Wl,-rpath,$(CURDIR)/build/asan -lc_api -lm
+
+# C tests run from the repo root (they read tests/fixtures/).
+ctest: $(addprefix build/ctest/,$(CTESTS))
+	@set -e; for t in $(CTESTS); do echo "== $$t"; ./build/ctest/$$t; done
+
+asan-ctest: $(addprefix build/asan/ctest/,$(CTESTS))
+	@set -e; for t in $(CTESTS); do echo "== asan $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/ctest/$$t; done
+
+clean:
+	rm -rf build

@@ -1,0 +1,106 @@
+/* The graph: operations with unique names, data inputs (node:index),
+ * control inputs, attrs, requested device, and static output shapes from
+ * shape inference at TF_FinishOperation. Operations are never removed
+ * except by a failed import's rollback. */
+#ifndef MINITF_RUNTIME_GRAPH_H_
+#define MINITF_RUNTIME_GRAPH_H_
+
+#include <pthread.h>
+#include "runtime/attr.h"
+#include "runtime/op_registry.h"
+#include "tensorflow/c/c_api.h"
+
+typedef struct mt_consumers {
+  int n, cap;
+  TF_Input* items;
+} mt_consumers;
+
+struct TF_Operation {
+  TF_Graph* graph;
+  int id; /* index in graph->ops */
+  char* name;
+  char* op_type;
+  char* device;
+  const mt_op_def* def;
+
+  int ninputs;
+  TF_Output* inputs;
+  TF_DataType* input_types;
+  /* Per input arg of def: number of tensors it took (1, or list length). */
+  int* input_arg_len;
+
+  int ncontrol_inputs;
+  TF_Operation** control_inputs;
+  int ncontrol_outputs, control_outputs_cap;
+  TF_Operation** control_outputs;
+
+  int nattrs;
+  mt_attr* attrs; /* all attrs, defaults filled in */
+
+  int noutputs;
+  TF_DataType* output_types;
+  mt_shape* output_shapes;
+  int* output_arg_len;
+  mt_consumers* consumers; /* one per output */
+};
+
+struct TF_Graph {
+  pthread_mutex_t mu;
+  int nops, cap;
+  TF_Operation** ops;
+  /* open-addressing hash: name -> op */
+  int hcap;
+  TF_Operation** htab;
+  int nsessions;        /* live sessions referring to the graph */
+  int delete_requested; /* TF_DeleteGraph called while sessions live */
+};
+
+typedef struct mt_desc_input {
+  int is_list; /* from TF_AddInputList */
+  int n;
+  TF_Output* items; /* n items (1 for a single input) */
+} mt_desc_input;
+
+struct TF_OperationDescription {
+  TF_Graph* graph;
+  char* op_type;
+  char* name;
+  char* device;
+  int ninputs, inputs_cap;
+  mt_desc_input* inputs;
+  int ncontrol, control_cap;
+  TF_Operation** control;
+  int nattrs;
+  mt_attr* attrs;
+  int alloc_failed; /* an allocation failed while describing */
+  TF_Status* deferred; /* first error from a setter that takes no status */
+};
+
+/* Lookup under no lock (reads are safe against concurrent lookups; adding
+ * ops takes graph->mu). */
+TF_Operation* mt_graph_find(TF_Graph* g, const char* name);
+
+/* Validates, infers shapes and adds the described op; frees desc. Caller
+ * must hold no lock. */
+TF_Operation* mt_graph_finish(TF_OperationDescription* desc, TF_Status* s);
+
+/* Removes every op with id >= n (import rollback). */
+void mt_graph_truncate(TF_Graph* g, int n);
+
+const mt_attr_value* mt_op_attr(const TF_Operation* op, const char* name);
+/* Typed getters with a default when absent. */
+int64_t mt_op_attr_int(const TF_Operation* op, const char* name, int64_t dflt);
+int mt_op_attr_bool(const TF_Operation* op, const char* name, int dflt);
+float mt_op_attr_float(const TF_Operation* op, const char* name, float dflt);
+TF_DataType mt_op_attr_type(const TF_Operation* op, const char* name, TF_DataType dflt);
+/* NUL-terminated string attr, or dflt. */
+const char* mt_op_attr_str(const TF_Operation* op, const char* name, const char* dflt);
+
+/* Index range of input/output arg `name` of `def` for op: sets *start and
+ * *len; returns 0 if no such arg. */
+int mt_op_input_range(const TF_Operation* op, const char* name, int* start, int* len);
+int mt_op_output_range(const TF_Operation* op, const char* name, int* start, int* len);
+
+void mt_graph_free(TF_Graph* g);
+
+#endif

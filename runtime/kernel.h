@@ -1,0 +1,70 @@
+/* What shape functions and kernels see. Include this (and only this) from
+ * runtime/kernels/*.c. */
+#ifndef MINITF_RUNTIME_KERNEL_H_
+#define MINITF_RUNTIME_KERNEL_H_
+
+#include "runtime/attr.h"
+#include "runtime/graph.h"
+#include "runtime/op_registry.h"
+#include "runtime/status.h"
+#include "runtime/tensor.h"
+
+/* Shape inference, run at TF_FinishOperation. Outputs start as unknown
+ * shapes; a shape function sets ctx->out[i] and may fail with
+ * TF_INVALID_ARGUMENT (the graph names the node in the message). */
+typedef struct mt_shape_ctx {
+  const TF_Operation* op; /* attrs (defaults filled), name, types */
+  int ninputs;
+  const mt_shape* in;
+  const TF_DataType* in_types;
+  /* Value of input i when it is known at construction (a Const, or a small
+   * constant expression the graph could fold); NULL otherwise. */
+  const TF_Tensor* const* in_values;
+  int noutputs;
+  mt_shape* out;
+  TF_Status* status;
+} mt_shape_ctx;
+
+struct mt_session_state;
+struct mt_threadpool;
+
+/* A kernel call. Inputs are borrowed; the kernel stores new tensor handles
+ * (owned by the executor) in outputs[i]. On error, set status (the executor
+ * appends the node name) and leave outputs as they are (the executor frees
+ * whatever was set). */
+typedef struct mt_kernel_ctx {
+  const TF_Operation* op;
+  int ninputs;
+  TF_Tensor* const* inputs;
+  /* forwardable[i]: the executor holds the last reference to inputs[i]'s
+   * buffer, so an output may reuse it in place (use mt_ctx_forward). */
+  const unsigned char* forwardable;
+  int noutputs;
+  TF_Tensor** outputs;
+  struct mt_session_state* state; /* resources: variables */
+  struct mt_threadpool* pool;     /* intra-op; may be NULL */
+  int intra_threads;
+  TF_Status* status;
+} mt_kernel_ctx;
+
+/* Allocates outputs[idx] with the given type/shape; NULL + status on error. */
+TF_Tensor* mt_ctx_alloc(mt_kernel_ctx* ctx, int idx, TF_DataType dtype, const int64_t* dims,
+                        int ndims);
+/* Reuses input in_idx's buffer for outputs[idx] when it is forwardable and
+ * matches dtype and element count; else allocates. */
+TF_Tensor* mt_ctx_forward(mt_kernel_ctx* ctx, int in_idx, int idx, TF_DataType dtype,
+                          const int64_t* dims, int ndims);
+/* outputs[idx] = a new handle sharing `t` (no copy). */
+void mt_ctx_set_shared(mt_kernel_ctx* ctx, int idx, const TF_Tensor* t);
+
+/* Runs fn(begin, end, arg) over [0, n) split across the intra-op pool (or
+ * inline when small / no pool). `cost` is a rough per-item cost in
+ * elementary operations used to decide whether to split. */
+void mt_parallel_for(mt_kernel_ctx* ctx, int64_t n, int64_t cost,
+                     void (*fn)(int64_t begin, int64_t end, void* arg), void* arg);
+
+/* Values of a shape-function input as int64 (int32/int64 tensors): returns
+ * the count, -1 if not known or not an integer tensor. */
+int mt_shape_input_as_ints(const mt_shape_ctx* ctx, int idx, int64_t* out, int cap);
+
+#endif

@@ -1,0 +1,54 @@
+/* Session state: resources (resource variables) that live in a session,
+ * survive across runs and are freed when it closes. Thread-safe. */
+#ifndef MINITF_RUNTIME_RESOURCE_H_
+#define MINITF_RUNTIME_RESOURCE_H_
+
+#include <pthread.h>
+#include "runtime/attr.h"
+#include "runtime/status.h"
+#include "runtime/tensor.h"
+
+/* What a TF_RESOURCE scalar tensor's buffer holds: which resource it names.
+ * Strings are owned by the handle (freed by the buffer's deallocator). */
+typedef struct mt_resource_handle {
+  char* container;   /* "localhost" when the attr is empty, as TensorFlow */
+  char* name;        /* shared_name (or the node name when empty) */
+  TF_DataType dtype; /* dtype of the variable */
+  mt_shape shape;
+} mt_resource_handle;
+
+typedef struct mt_var {
+  char* key; /* "container/name" */
+  TF_DataType dtype;
+  TF_Tensor* value; /* NULL until first assignment */
+  pthread_mutex_t mu;
+} mt_var;
+
+typedef struct mt_session_state {
+  pthread_mutex_t mu;
+  int nvars, cap;
+  mt_var** vars;
+} mt_session_state;
+
+void mt_state_init(mt_session_state* st);
+/* Frees every resource. */
+void mt_state_clear(mt_session_state* st);
+
+/* New scalar TF_RESOURCE tensor naming (container, name). */
+TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_DataType dtype,
+                                  const mt_shape* shape, TF_Status* s);
+/* The handle in a TF_RESOURCE tensor, or NULL + TF_INVALID_ARGUMENT. */
+const mt_resource_handle* mt_resource_get(const TF_Tensor* t, TF_Status* s);
+
+/* Returns a new handle sharing the variable's current value, or NULL with
+ * TF_FAILED_PRECONDITION naming the variable when it was never assigned. */
+TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s);
+/* Makes `value` (shared, not copied) the variable's value; creates the
+ * variable on first use. TF_INVALID_ARGUMENT when the dtype differs from
+ * the handle's. */
+void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_Tensor* value,
+                   TF_Status* s);
+/* 1 if the variable exists and holds a value. */
+int mt_var_initialized(mt_session_state* st, const mt_resource_handle* h);
+
+#endif
