@@ -1,0 +1,102 @@
+/* Codecs between TensorFlow's protos and the runtime's structures, with
+ * TensorFlow's field numbers (tensorflow/core/framework/ protos):
+ * TensorShapeProto, TensorProto, AttrValue, NodeDef, GraphDef (+VersionDef),
+ * OpDef/OpList, and the ConfigProto subset the session honours.
+ *
+ * Decoders read from an mt_pb_reader positioned on the message body and
+ * report malformed input as TF_INVALID_ARGUMENT (never crashing, never
+ * allocating more than the input justifies; see the tensor fill limit
+ * below). Encoders append to an mt_pb_writer; allocation failure shows up as
+ * the writer's `failed` flag. Everything here is reentrant: no globals.
+ */
+#ifndef MINITF_RUNTIME_GRAPHDEF_H_
+#define MINITF_RUNTIME_GRAPHDEF_H_
+
+#include "runtime/attr.h"
+#include "runtime/graph.h"
+#include "runtime/op_registry.h"
+#include "runtime/proto.h"
+#include "runtime/session.h"
+
+/* VersionDef we write: producer is what TensorFlow 2.21 writes
+ * (TF_GRAPH_DEF_VERSION, read from the fixtures), min_consumer is
+ * TensorFlow's TF_GRAPH_DEF_VERSION_MIN_CONSUMER. We accept GraphDefs whose
+ * min_consumer is at most our producer version. */
+#define MT_GRAPH_DEF_PRODUCER 2474
+#define MT_GRAPH_DEF_MIN_CONSUMER 12
+
+/* A TensorProto given by one value repeated over a large shape (TF's
+ * "repeat the last value" rule) could ask for any size from a few bytes of
+ * input; expansions beyond this many bytes are refused with
+ * TF_INVALID_ARGUMENT. tensor_content must match the shape exactly, so it
+ * is never bigger than the input. */
+#define MT_PB_MAX_FILL_BYTES ((size_t)256 << 20)
+
+/* TensorShapeProto. Unknown rank -> rank -1; more than MT_MAX_DIMS dims or a
+ * dim below -1 -> TF_INVALID_ARGUMENT. */
+int mt_shape_from_proto(mt_pb_reader* r, mt_shape* out, TF_Status* s);
+void mt_shape_to_proto(mt_pb_writer* w, const mt_shape* sh);
+
+/* TensorProto -> new tensor (caller frees with TF_DeleteTensor). Reads
+ * tensor_content or the typed repeated fields (float_val, double_val,
+ * int_val, int64_val, bool_val, string_val, half_val, scomplex_val,
+ * dcomplex_val, uint32_val, uint64_val, float8_val); a typed field shorter
+ * than the element count is padded with its last value (zeros when empty).
+ * NULL + TF_INVALID_ARGUMENT on malformed input or an unsupported dtype. */
+TF_Tensor* mt_tensor_from_proto(mt_pb_reader* r, TF_Status* s);
+/* Writes dtype, shape and tensor_content (numeric types) or string_val
+ * (TF_STRING), as TensorFlow's make_tensor_proto does for constants. */
+void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t);
+
+/* AttrValue -> *out (initialized by this call; clear with
+ * mt_attr_value_clear). An AttrValue with no value set gives kind
+ * MT_ATTR_NONE, is_list 0; an empty list gives kind MT_ATTR_NONE, is_list 1.
+ * For func values only the function name is kept (attrs of the
+ * NameAttrList are dropped). */
+int mt_attr_value_from_proto(mt_pb_reader* r, mt_attr_value* out, TF_Status* s);
+void mt_attr_value_to_proto(mt_pb_writer* w, const mt_attr_value* v);
+
+/* A NodeDef as read from a GraphDef. All strings are owned. */
+typedef struct mt_node_def {
+  char* name;
+  char* op;
+  char* device; /* "" when absent */
+  int ninputs;
+  char** inputs; /* "x", "x:1", "^x" as written */
+  int nattrs;
+  mt_attr* attrs;
+} mt_node_def;
+
+typedef struct mt_graph_def {
+  int nnodes;
+  mt_node_def* nodes;
+  int has_versions;
+  int producer, min_consumer;
+} mt_graph_def;
+
+int mt_node_def_from_proto(mt_pb_reader* r, mt_node_def* out, TF_Status* s);
+void mt_node_def_clear(mt_node_def* n);
+
+/* Parses a serialized GraphDef (nodes and versions; `library` and other
+ * fields are skipped). On error *out is left empty. */
+int mt_graph_def_parse(const void* data, size_t len, mt_graph_def* out, TF_Status* s);
+void mt_graph_def_clear(mt_graph_def* g);
+
+/* Writes `op` as a NodeDef: name, op, data inputs ("x", "x:1") then control
+ * inputs ("^x"), requested device (if any), attrs sorted by name. */
+void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op);
+/* GraphDef body: every op in creation order, then versions. The caller
+ * holds whatever lock keeps the graph from growing meanwhile. */
+void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g);
+
+/* OpDef / OpList from the registry. */
+void mt_op_def_to_proto(mt_pb_writer* w, const mt_op_def* def);
+void mt_op_list_to_proto(mt_pb_writer* w, const mt_registry* reg);
+
+/* ConfigProto: reads intra_op_parallelism_threads (2),
+ * inter_op_parallelism_threads (5) and use_per_session_threads (9) into
+ * *opts; other fields are skipped. On error *opts is unchanged. */
+int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions* opts,
+                         TF_Status* s);
+
+#endif
