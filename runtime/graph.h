@@ -103,4 +103,9 @@ int mt_op_output_range(const TF_Operation* op, const char* name, int* start, int
 
 void mt_graph_free(TF_Graph* g);
 
+
+TF_Graph* mt_graph_new(void);
+/* Frees a description without finishing it. */
+void mt_desc_free(TF_OperationDescription* d);
+
 #endif

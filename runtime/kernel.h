@@ -1,5 +1,5 @@
 /* What shape functions and kernels see. Include this (and only this) from
- * runtime/kernels/*.c. */
+ * the files in runtime/kernels/. */
 #ifndef MINITF_RUNTIME_KERNEL_H_
 #define MINITF_RUNTIME_KERNEL_H_
 

@@ -22,6 +22,8 @@ struct TF_Session {
   mt_session_state state;
   pthread_mutex_t mu; /* guards the plan cache and `closed` */
   int closed;
+  int running;          /* runs in flight; close waits for them */
+  pthread_cond_t idle;  /* signalled when running drops to 0 */
   int nplans, plans_cap;
   mt_plan** plans;
   int graph_nops_at_plan; /* plans are rebuilt when the graph grew */
@@ -37,5 +39,14 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
 void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                  TF_Tensor** outputs, const struct TF_SessionOptions* opts, TF_Status* s);
 void mt_plan_free(mt_plan* p);
+
+
+TF_Session* mt_session_new(TF_Graph* g, const struct TF_SessionOptions* opts, TF_Status* s);
+void mt_session_close(TF_Session* sess);
+/* Frees the session; returns 1 if its graph is now due to be freed. */
+int mt_session_delete(TF_Session* sess);
+void mt_session_run(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
+                    int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                    const TF_Operation* const* targets, int ntargets, TF_Status* s);
 
 #endif

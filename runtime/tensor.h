@@ -73,4 +73,13 @@ const char* mt_dtype_name(TF_DataType dt);
 TF_DataType mt_dtype_from_name(const char* name);
 int mt_dtype_valid(TF_DataType dt);
 
+
+/* Wraps caller memory (no copy); `dealloc(data, len, arg)` runs when the last
+ * reference goes (NULL = free). owns_strings: free TF_TString elements too. */
+TF_Tensor* mt_tensor_wrap(TF_DataType dtype, const int64_t* dims, int ndims, void* data,
+                          size_t len, void (*dealloc)(void*, size_t, void*), void* arg,
+                          int owns_strings, TF_Status* s);
+/* Drops one handle (NULL ok). */
+void mt_tensor_free(TF_Tensor* t);
+
 #endif

@@ -1,0 +1,412 @@
+/* The executor: plans built once per (feeds, fetches, targets) signature
+ * and run many times. A plan lists the needed nodes in topological order,
+ * with each node's input slots and output slots resolved to integers and
+ * each slot's number of uses, so that a run is a loop over nodes that frees
+ * every intermediate right after its last use. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/kernel.h"
+#include "runtime/session.h"
+
+typedef struct plan_node {
+  TF_Operation* op;
+  int* in_slots;  /* op->ninputs entries */
+  int out_base;   /* outputs use slots out_base .. out_base + noutputs - 1 */
+} plan_node;
+
+struct mt_plan {
+  int nnodes;
+  plan_node* nodes;
+  int nslots;
+  int* uses;       /* per slot: number of reads by nodes (fetched slots +1) */
+  int nfeeds;
+  int* feed_slots;
+  TF_DataType* feed_types;
+  mt_shape* feed_shapes;
+  int nfetches;
+  int* fetch_slots;
+  int max_inputs;
+  int max_outputs;
+};
+
+void mt_plan_free(mt_plan* p) {
+  if (!p) return;
+  for (int k = 0; k < p->nnodes; k++) free(p->nodes[k].in_slots);
+  free(p->nodes);
+  free(p->uses);
+  free(p->feed_slots);
+  free(p->feed_types);
+  free(p->feed_shapes);
+  free(p->fetch_slots);
+  free(p);
+}
+
+/* Scratch for building: per graph op id. */
+typedef struct builder {
+  TF_Graph* g;
+  int nops;
+  unsigned char* needed;   /* op must run */
+  int* slot_base;          /* first slot of op's outputs, -1 if none yet */
+  int nslots;
+  /* fed[(op,idx)] lookup: list of feeds */
+  const TF_Output* feeds;
+  int nfeeds;
+} builder;
+
+static int fed_index(const builder* b, TF_Operation* op, int idx) {
+  for (int k = 0; k < b->nfeeds; k++)
+    if (b->feeds[k].oper == op && b->feeds[k].index == idx) return k;
+  return -1;
+}
+
+static int slot_of(builder* b, TF_Operation* op, int idx) {
+  if (b->slot_base[op->id] < 0) {
+    b->slot_base[op->id] = b->nslots;
+    b->nslots += op->noutputs;
+  }
+  return b->slot_base[op->id] + idx;
+}
+
+static int valid_output(TF_Graph* g, TF_Output o) {
+  return o.oper && o.oper->graph == g && o.oper->id < g->nops && g->ops[o.oper->id] == o.oper &&
+         o.index >= 0 && o.index < o.oper->noutputs;
+}
+
+/* Marks every op needed for the fetches/targets, walking inputs backwards
+ * and stopping at fed tensors. */
+static int mark_needed(builder* b, const TF_Output* fetches, int nfetches,
+                       const TF_Operation* const* targets, int ntargets, TF_Status* s) {
+  TF_Operation** stack = mt_calloc((size_t)b->nops + 1, sizeof(TF_Operation*), s);
+  if (!stack) return 0;
+  int top = 0;
+  for (int k = 0; k < nfetches; k++) {
+    if (fed_index(b, fetches[k].oper, fetches[k].index) >= 0) continue;
+    TF_Operation* op = fetches[k].oper;
+    if (!b->needed[op->id]) {
+      b->needed[op->id] = 1;
+      stack[top++] = op;
+    }
+  }
+  for (int k = 0; k < ntargets; k++) {
+    TF_Operation* op = (TF_Operation*)targets[k];
+    if (!b->needed[op->id]) {
+      b->needed[op->id] = 1;
+      stack[top++] = op;
+    }
+  }
+  while (top > 0) {
+    TF_Operation* op = stack[--top];
+    for (int k = 0; k < op->ninputs; k++) {
+      TF_Output in = op->inputs[k];
+      if (fed_index(b, in.oper, in.index) >= 0 || b->needed[in.oper->id]) continue;
+      b->needed[in.oper->id] = 1;
+      stack[top++] = in.oper;
+    }
+    for (int k = 0; k < op->ncontrol_inputs; k++) {
+      TF_Operation* c = op->control_inputs[k];
+      if (b->needed[c->id]) continue;
+      b->needed[c->id] = 1;
+      stack[top++] = c;
+    }
+  }
+  free(stack);
+  return 1;
+}
+
+/* Kahn's algorithm over the needed ops; data edges from fed tensors do not
+ * count. Fails on a cycle. */
+static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
+  int* indeg = mt_calloc((size_t)b->nops, sizeof(int), s);
+  TF_Operation** queue = mt_calloc((size_t)b->nops + 1, sizeof(TF_Operation*), s);
+  int needed = 0;
+  if (!mt_ok(s)) goto done;
+  for (int i = 0; i < b->nops; i++) {
+    if (!b->needed[i]) continue;
+    needed++;
+    TF_Operation* op = b->g->ops[i];
+    for (int k = 0; k < op->ninputs; k++)
+      if (fed_index(b, op->inputs[k].oper, op->inputs[k].index) < 0) indeg[i]++;
+    indeg[i] += op->ncontrol_inputs;
+  }
+  int head = 0, tail = 0;
+  for (int i = 0; i < b->nops; i++)
+    if (b->needed[i] && indeg[i] == 0) queue[tail++] = b->g->ops[i];
+  p->nodes = mt_calloc((size_t)needed, sizeof(plan_node), s);
+  if (!p->nodes) goto done;
+  while (head < tail) {
+    TF_Operation* op = queue[head++];
+    p->nodes[p->nnodes++].op = op;
+    for (int o = 0; o < op->noutputs; o++) {
+      if (fed_index(b, op, o) >= 0) continue;
+      for (int c = 0; c < op->consumers[o].n; c++) {
+        TF_Operation* to = op->consumers[o].items[c].oper;
+        if (b->needed[to->id] && --indeg[to->id] == 0) queue[tail++] = to;
+      }
+    }
+    for (int c = 0; c < op->ncontrol_outputs; c++) {
+      TF_Operation* to = op->control_outputs[c];
+      if (b->needed[to->id] && --indeg[to->id] == 0) queue[tail++] = to;
+    }
+  }
+  if (p->nnodes != needed) {
+    const char* at = "?";
+    for (int i = 0; i < b->nops; i++)
+      if (b->needed[i] && indeg[i] > 0) { at = b->g->ops[i]->name; break; }
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Graph contains a cycle at node '%s'", at);
+  }
+done:
+  free(indeg);
+  free(queue);
+  return mt_ok(s);
+}
+
+/* Resolves slots: outputs of planned ops, fed tensors, uses. */
+static int assign_slots(builder* b, mt_plan* p, const TF_Output* fetches, int nfetches,
+                        TF_Status* s) {
+  for (int k = 0; k < p->nnodes; k++) slot_of(b, p->nodes[k].op, 0);
+  p->feed_slots = mt_calloc((size_t)b->nfeeds, sizeof(int), s);
+  p->feed_types = mt_calloc((size_t)b->nfeeds, sizeof(TF_DataType), s);
+  p->feed_shapes = mt_calloc((size_t)b->nfeeds, sizeof(mt_shape), s);
+  p->fetch_slots = mt_calloc((size_t)nfetches, sizeof(int), s);
+  if (!mt_ok(s)) return 0;
+  p->nfeeds = b->nfeeds;
+  for (int k = 0; k < b->nfeeds; k++) {
+    p->feed_slots[k] = slot_of(b, b->feeds[k].oper, b->feeds[k].index);
+    p->feed_types[k] = b->feeds[k].oper->output_types[b->feeds[k].index];
+    p->feed_shapes[k] = b->feeds[k].oper->output_shapes[b->feeds[k].index];
+  }
+  p->nfetches = nfetches;
+  for (int k = 0; k < nfetches; k++) p->fetch_slots[k] = slot_of(b, fetches[k].oper, fetches[k].index);
+  p->nslots = b->nslots;
+  p->uses = mt_calloc((size_t)p->nslots, sizeof(int), s);
+  if (!p->uses) return 0;
+  for (int k = 0; k < p->nnodes; k++) {
+    plan_node* n = &p->nodes[k];
+    n->out_base = b->slot_base[n->op->id];
+    n->in_slots = mt_calloc((size_t)n->op->ninputs, sizeof(int), s);
+    if (!n->in_slots) return 0;
+    for (int i = 0; i < n->op->ninputs; i++) {
+      n->in_slots[i] = slot_of(b, n->op->inputs[i].oper, n->op->inputs[i].index);
+      p->uses[n->in_slots[i]]++;
+    }
+    if (n->op->ninputs > p->max_inputs) p->max_inputs = n->op->ninputs;
+    if (n->op->noutputs > p->max_outputs) p->max_outputs = n->op->noutputs;
+  }
+  /* the slot count may have grown for inputs that are fed outputs of
+   * unplanned ops; those slots were allocated by slot_of above */
+  if (b->nslots != p->nslots) {
+    int* grown = realloc(p->uses, sizeof(int) * (size_t)b->nslots);
+    if (!grown) return 0;
+    memset(grown + p->nslots, 0, sizeof(int) * (size_t)(b->nslots - p->nslots));
+    p->uses = grown;
+    p->nslots = b->nslots;
+  }
+  for (int k = 0; k < nfetches; k++) p->uses[p->fetch_slots[k]]++;
+  return 1;
+}
+
+mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF_Output* fetches,
+                       int nfetches, const TF_Operation* const* targets, int ntargets,
+                       TF_Status* s) {
+  for (int k = 0; k < nfeeds; k++) {
+    if (!valid_output(g, feeds[k])) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT, "Feed %d is not an output of an operation in the graph", k);
+      return NULL;
+    }
+    for (int j = 0; j < k; j++)
+      if (feeds[j].oper == feeds[k].oper && feeds[j].index == feeds[k].index) {
+        mt_status_setf(s, TF_INVALID_ARGUMENT, "%s:%d fed more than once.", feeds[k].oper->name,
+                       feeds[k].index);
+        return NULL;
+      }
+  }
+  for (int k = 0; k < nfetches; k++)
+    if (!valid_output(g, fetches[k])) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT, "Fetch %d is not an output of an operation in the graph", k);
+      return NULL;
+    }
+  for (int k = 0; k < ntargets; k++)
+    if (!targets[k] || targets[k]->graph != g || g->ops[targets[k]->id] != targets[k]) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT, "Target %d is not an operation in the graph", k);
+      return NULL;
+    }
+  builder b = {g, g->nops, NULL, NULL, 0, feeds, nfeeds};
+  mt_plan* p = mt_calloc(1, sizeof(mt_plan), s);
+  b.needed = mt_calloc((size_t)g->nops, 1, s);
+  b.slot_base = mt_calloc((size_t)g->nops, sizeof(int), s);
+  if (mt_ok(s)) {
+    for (int i = 0; i < g->nops; i++) b.slot_base[i] = -1;
+    if (mark_needed(&b, fetches, nfetches, targets, ntargets, s) && order_nodes(&b, p, s))
+      assign_slots(&b, p, fetches, nfetches, s);
+  }
+  free(b.needed);
+  free(b.slot_base);
+  if (!mt_ok(s)) {
+    mt_plan_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* ---- running ---- */
+
+static int check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s) {
+  if (!t) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Feed %d is NULL", k);
+    return 0;
+  }
+  if (t->dtype != p->feed_types[k]) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Expects arg[%d] to be %s but %s is provided", k,
+                   mt_dtype_name(p->feed_types[k]), mt_dtype_name(t->dtype));
+    return 0;
+  }
+  const mt_shape* want = &p->feed_shapes[k];
+  mt_shape got = mt_shape_make(t->dims, t->ndims);
+  mt_shape merged = *want;
+  if (!mt_shape_merge(&merged, &got)) {
+    char a[256], b[256];
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Cannot feed value of shape %s for a tensor which has shape %s",
+                   mt_shape_str(&got, a, sizeof(a)), mt_shape_str(want, b, sizeof(b)));
+    return 0;
+  }
+  return 1;
+}
+
+static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
+                     TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st, const struct TF_SessionOptions* opts,
+                     TF_Status* s) {
+  TF_Operation* op = n->op;
+  for (int i = 0; i < op->ninputs; i++) {
+    int slot = n->in_slots[i];
+    in_buf[i] = slots[slot];
+    /* last read of a slot no other input of this node shares */
+    int shared = 0;
+    for (int j = 0; j < op->ninputs; j++) shared |= j != i && n->in_slots[j] == slot;
+    fwd[i] = uses[slot] == 1 && !shared && in_buf[i] && mt_tensor_unique(in_buf[i]);
+  }
+  if (!op->def->kernel) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "No OpKernel was registered to support Op '%s' used by {{node %s}}",
+                   op->op_type, op->name);
+    return;
+  }
+  for (int o = 0; o < op->noutputs; o++) out_buf[o] = NULL;
+  mt_kernel_ctx ctx = {op, op->ninputs, in_buf, fwd, op->noutputs, out_buf,
+                       st, NULL, opts ? opts->intra_op_threads : 0, s};
+  op->def->kernel(&ctx);
+  for (int o = 0; o < op->noutputs; o++) {
+    TF_Tensor** slot = &slots[n->out_base + o];
+    if (*slot) { /* this output was fed: the fed value wins */
+      mt_tensor_free(out_buf[o]);
+    } else {
+      *slot = out_buf[o];
+      if (!*slot && uses[n->out_base + o] > 0 && mt_ok(s))
+        mt_status_setf(s, TF_INTERNAL, "Kernel did not set output %d", o);
+    }
+  }
+  if (!mt_ok(s)) mt_status_append(s, "\n\t [[{{node %s}}]]", op->name);
+}
+
+/* Drops a node's input reads and frees slots nobody reads any more. */
+static void release(const plan_node* n, TF_Tensor** slots, int* uses) {
+  for (int i = 0; i < n->op->ninputs; i++) {
+    int slot = n->in_slots[i];
+    if (--uses[slot] == 0) {
+      mt_tensor_free(slots[slot]);
+      slots[slot] = NULL;
+    }
+  }
+  for (int o = 0; o < n->op->noutputs; o++) {
+    int slot = n->out_base + o;
+    if (uses[slot] == 0) {
+      mt_tensor_free(slots[slot]);
+      slots[slot] = NULL;
+    }
+  }
+}
+
+void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                 TF_Tensor** outputs, const struct TF_SessionOptions* opts, TF_Status* s) {
+  size_t bytes = sizeof(TF_Tensor*) * (size_t)(p->nslots + p->max_inputs + p->max_outputs) +
+                 sizeof(int) * (size_t)p->nslots + (size_t)p->max_inputs + 1;
+  char* scratch = mt_calloc(1, bytes, s);
+  for (int k = 0; k < p->nfetches; k++) outputs[k] = NULL;
+  if (!scratch) return;
+  TF_Tensor** slots = (TF_Tensor**)scratch;
+  TF_Tensor** in_buf = slots + p->nslots;
+  TF_Tensor** out_buf = in_buf + p->max_inputs;
+  int* uses = (int*)(out_buf + p->max_outputs);
+  unsigned char* fwd = (unsigned char*)(uses + p->nslots);
+  memcpy(uses, p->uses, sizeof(int) * (size_t)p->nslots);
+  for (int k = 0; k < p->nfeeds && mt_ok(s); k++) {
+    if (!check_feed(p, k, feed_values[k], s)) break;
+    slots[p->feed_slots[k]] = mt_tensor_share(feed_values[k]);
+  }
+  for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
+    run_node(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, s);
+    release(&p->nodes[k], slots, uses);
+  }
+  for (int k = 0; k < p->nfetches && mt_ok(s); k++) {
+    outputs[k] = slots[p->fetch_slots[k]] ? mt_tensor_share(slots[p->fetch_slots[k]]) : NULL;
+    if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
+  }
+  if (!mt_ok(s))
+    for (int k = 0; k < p->nfetches; k++) {
+      mt_tensor_free(outputs[k]);
+      outputs[k] = NULL;
+    }
+  for (int k = 0; k < p->nslots; k++) mt_tensor_free(slots[k]);
+  free(scratch);
+}
+
+/* ---- intra-op parallelism ---- */
+
+typedef struct par_job {
+  void (*fn)(int64_t, int64_t, void*);
+  void* arg;
+  int64_t begin, end;
+} par_job;
+
+static void* par_main(void* p) {
+  par_job* j = p;
+  j->fn(j->begin, j->end, j->arg);
+  return NULL;
+}
+
+/* Splits large loops over up to intra_threads threads. Threads are started
+ * per call, so only work above ~1M elementary operations is split. */
+void mt_parallel_for(mt_kernel_ctx* ctx, int64_t n, int64_t cost,
+                     void (*fn)(int64_t begin, int64_t end, void* arg), void* arg) {
+  int threads = ctx ? ctx->intra_threads : 1;
+  if (threads <= 0) threads = 2;
+  if (threads > 16) threads = 16;
+  if (n <= 0) return;
+  if (threads == 1 || n < 2 || (double)n * (double)(cost > 0 ? cost : 1) < 1e6) {
+    fn(0, n, arg);
+    return;
+  }
+  if (threads > n) threads = (int)n;
+  par_job jobs[16];
+  pthread_t tids[16];
+  int started[16] = {0};
+  int64_t chunk = (n + threads - 1) / threads;
+  for (int t = 0; t < threads; t++) {
+    jobs[t].fn = fn;
+    jobs[t].arg = arg;
+    jobs[t].begin = t * chunk;
+    jobs[t].end = (t + 1) * chunk < n ? (t + 1) * chunk : n;
+  }
+  for (int t = 1; t < threads; t++)
+    if (jobs[t].begin < jobs[t].end)
+      started[t] = pthread_create(&tids[t], NULL, par_main, &jobs[t]) == 0;
+  fn(jobs[0].begin, jobs[0].end, arg);
+  for (int t = 1; t < threads; t++) {
+    if (started[t])
+      pthread_join(tids[t], NULL);
+    else if (jobs[t].begin < jobs[t].end)
+      fn(jobs[t].begin, jobs[t].end, arg); /* could not start a thread: do it here */
+  }
+}

@@ -1,0 +1,156 @@
+/* Session resources: resource variables keyed by "container/name". */
+#include "runtime/resource.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mt_state_init(mt_session_state* st) {
+  memset(st, 0, sizeof(*st));
+  pthread_mutex_init(&st->mu, NULL);
+}
+
+static void var_free(mt_var* v) {
+  free(v->key);
+  mt_tensor_free(v->value);
+  pthread_mutex_destroy(&v->mu);
+  free(v);
+}
+
+void mt_state_clear(mt_session_state* st) {
+  pthread_mutex_lock(&st->mu);
+  for (int k = 0; k < st->nvars; k++) var_free(st->vars[k]);
+  free(st->vars);
+  st->vars = NULL;
+  st->nvars = st->cap = 0;
+  pthread_mutex_unlock(&st->mu);
+}
+
+static void handle_free(void* data, size_t len, void* arg) {
+  mt_resource_handle* h = data;
+  free(h->container);
+  free(h->name);
+  free(h);
+}
+
+TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_DataType dtype,
+                                  const mt_shape* shape, TF_Status* s) {
+  mt_resource_handle* h = mt_calloc(1, sizeof(*h), s);
+  if (!h) return NULL;
+  h->container = strdup(container && *container ? container : "localhost");
+  h->name = strdup(name ? name : "");
+  h->dtype = dtype;
+  h->shape = shape ? *shape : mt_shape_unknown();
+  if (!h->container || !h->name) {
+    handle_free(h, 0, NULL);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating a resource handle");
+    return NULL;
+  }
+  TF_Tensor* t = mt_tensor_wrap(TF_RESOURCE, NULL, 0, h, sizeof(*h), handle_free, NULL, 0, s);
+  if (!t) handle_free(h, 0, NULL);
+  return t;
+}
+
+const mt_resource_handle* mt_resource_get(const TF_Tensor* t, TF_Status* s) {
+  if (!t || t->dtype != TF_RESOURCE || t->ndims != 0 || !t->buf ||
+      t->buf->len != sizeof(mt_resource_handle)) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Expected a scalar resource handle");
+    return NULL;
+  }
+  return t->buf->data;
+}
+
+static char* make_key(const mt_resource_handle* h) {
+  char* key = NULL;
+  if (asprintf(&key, "%s/%s", h->container, h->name) < 0) return NULL;
+  return key;
+}
+
+/* Finds (or, if create, adds) the variable; st->mu held by caller. */
+static mt_var* find_var(mt_session_state* st, const char* key, int create) {
+  for (int k = 0; k < st->nvars; k++)
+    if (strcmp(st->vars[k]->key, key) == 0) return st->vars[k];
+  if (!create) return NULL;
+  if (st->nvars == st->cap) {
+    int cap = st->cap ? st->cap * 2 : 16;
+    mt_var** grown = realloc(st->vars, sizeof(*grown) * (size_t)cap);
+    if (!grown) return NULL;
+    st->vars = grown;
+    st->cap = cap;
+  }
+  mt_var* v = calloc(1, sizeof(*v));
+  if (!v || !(v->key = strdup(key))) {
+    free(v);
+    return NULL;
+  }
+  pthread_mutex_init(&v->mu, NULL);
+  st->vars[st->nvars++] = v;
+  return v;
+}
+
+static mt_var* lookup(mt_session_state* st, const mt_resource_handle* h, int create) {
+  char* key = make_key(h);
+  if (!key) return NULL;
+  pthread_mutex_lock(&st->mu);
+  mt_var* v = find_var(st, key, create);
+  pthread_mutex_unlock(&st->mu);
+  free(key);
+  return v;
+}
+
+TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s) {
+  mt_var* v = lookup(st, h, 0);
+  TF_Tensor* out = NULL;
+  if (v) {
+    pthread_mutex_lock(&v->mu);
+    if (v->value) out = mt_tensor_share(v->value);
+    pthread_mutex_unlock(&v->mu);
+  }
+  if (!out)
+    mt_status_setf(s, TF_FAILED_PRECONDITION,
+                   "Error while reading resource variable %s from Container: %s. This could mean "
+                   "that the variable was uninitialized. Not found: Resource %s/%s/N10tensorflow3VarE "
+                   "does not exist.",
+                   h->name, h->container, h->container, h->name);
+  return out;
+}
+
+void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_Tensor* value,
+                   TF_Status* s) {
+  if (h->dtype && value->dtype != h->dtype) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Trying to assign variable with wrong dtype. Expected %s got %s",
+                   mt_dtype_name(h->dtype), mt_dtype_name(value->dtype));
+    return;
+  }
+  mt_var* v = lookup(st, h, 1);
+  TF_Tensor* copy = mt_tensor_share(value);
+  if (!v || !copy) {
+    mt_tensor_free(copy);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM assigning variable %s", h->name);
+    return;
+  }
+  pthread_mutex_lock(&v->mu);
+  if (v->value && v->dtype != value->dtype) {
+    pthread_mutex_unlock(&v->mu);
+    mt_tensor_free(copy);
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Trying to assign variable with wrong dtype. Expected %s got %s",
+                   mt_dtype_name(v->dtype), mt_dtype_name(value->dtype));
+    return;
+  }
+  TF_Tensor* old = v->value;
+  v->value = copy;
+  v->dtype = value->dtype;
+  pthread_mutex_unlock(&v->mu);
+  mt_tensor_free(old);
+}
+
+int mt_var_initialized(mt_session_state* st, const mt_resource_handle* h) {
+  mt_var* v = lookup(st, h, 0);
+  if (!v) return 0;
+  pthread_mutex_lock(&v->mu);
+  int ok = v->value != NULL;
+  pthread_mutex_unlock(&v->mu);
+  return ok;
+}

@@ -1,0 +1,149 @@
+/* Sessions: the plan cache, session state, and runs. */
+#include "runtime/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/status.h"
+
+/* Each cached plan remembers its signature. */
+typedef struct cached_plan {
+  char* key;
+  mt_plan* plan;
+} cached_plan;
+
+static char* signature(const TF_Output* feeds, int nfeeds, const TF_Output* fetches, int nfetches,
+                       const TF_Operation* const* targets, int ntargets) {
+  size_t cap = 32 + 24 * (size_t)(nfeeds + nfetches + ntargets);
+  char* key = malloc(cap);
+  if (!key) return NULL;
+  size_t at = 0;
+  for (int k = 0; k < nfeeds; k++)
+    at += (size_t)snprintf(key + at, cap - at, "f%d:%d,", feeds[k].oper ? feeds[k].oper->id : -1,
+                           feeds[k].index);
+  for (int k = 0; k < nfetches; k++)
+    at += (size_t)snprintf(key + at, cap - at, "o%d:%d,",
+                           fetches[k].oper ? fetches[k].oper->id : -1, fetches[k].index);
+  for (int k = 0; k < ntargets; k++)
+    at += (size_t)snprintf(key + at, cap - at, "t%d,", targets[k] ? targets[k]->id : -1);
+  return key;
+}
+
+TF_Session* mt_session_new(TF_Graph* g, const struct TF_SessionOptions* opts, TF_Status* s) {
+  if (opts && opts->target && *opts->target) {
+    mt_status_setf(s, TF_UNIMPLEMENTED, "Session target '%s' is not supported: minitf runs "
+                   "in-process only (target \"\")", opts->target);
+    return NULL;
+  }
+  TF_Session* sess = mt_calloc(1, sizeof(TF_Session), s);
+  if (!sess) return NULL;
+  sess->graph = g;
+  if (opts) sess->opts = *opts;
+  sess->opts.target = NULL;
+  mt_state_init(&sess->state);
+  pthread_mutex_init(&sess->mu, NULL);
+  pthread_cond_init(&sess->idle, NULL);
+  pthread_mutex_lock(&g->mu);
+  g->nsessions++;
+  pthread_mutex_unlock(&g->mu);
+  return sess;
+}
+
+static void drop_plans(TF_Session* sess) {
+  cached_plan* plans = (cached_plan*)sess->plans;
+  for (int k = 0; k < sess->nplans; k++) {
+    free(plans[k].key);
+    mt_plan_free(plans[k].plan);
+  }
+  free(sess->plans);
+  sess->plans = NULL;
+  sess->nplans = sess->plans_cap = 0;
+}
+
+void mt_session_close(TF_Session* sess) {
+  pthread_mutex_lock(&sess->mu);
+  while (sess->running > 0) pthread_cond_wait(&sess->idle, &sess->mu);
+  if (!sess->closed) {
+    sess->closed = 1;
+    drop_plans(sess);
+    mt_state_clear(&sess->state);
+  }
+  pthread_mutex_unlock(&sess->mu);
+}
+
+/* Frees the session; returns 1 if the graph should now be freed too. */
+int mt_session_delete(TF_Session* sess) {
+  mt_session_close(sess);
+  TF_Graph* g = sess->graph;
+  pthread_mutex_destroy(&sess->mu);
+  pthread_cond_destroy(&sess->idle);
+  pthread_mutex_destroy(&sess->state.mu);
+  free(sess);
+  pthread_mutex_lock(&g->mu);
+  int free_graph = --g->nsessions == 0 && g->delete_requested;
+  pthread_mutex_unlock(&g->mu);
+  return free_graph;
+}
+
+/* Finds or builds the plan for a signature (sess->mu held). */
+static mt_plan* get_plan(TF_Session* sess, const TF_Output* feeds, int nfeeds,
+                         const TF_Output* fetches, int nfetches,
+                         const TF_Operation* const* targets, int ntargets, TF_Status* s) {
+  char* key = signature(feeds, nfeeds, fetches, nfetches, targets, ntargets);
+  if (!key) {
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM building a run signature");
+    return NULL;
+  }
+  cached_plan* plans = (cached_plan*)sess->plans;
+  for (int k = 0; k < sess->nplans; k++) {
+    if (strcmp(plans[k].key, key) == 0) {
+      free(key);
+      return plans[k].plan;
+    }
+  }
+  pthread_mutex_lock(&sess->graph->mu);
+  mt_plan* p = mt_plan_build(sess->graph, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
+  pthread_mutex_unlock(&sess->graph->mu);
+  if (!p) {
+    free(key);
+    return NULL;
+  }
+  if (sess->nplans == sess->plans_cap) {
+    int cap = sess->plans_cap ? sess->plans_cap * 2 : 8;
+    cached_plan* grown = realloc(sess->plans, sizeof(cached_plan) * (size_t)cap);
+    if (!grown) {
+      free(key);
+      mt_plan_free(p);
+      mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM caching a plan");
+      return NULL;
+    }
+    sess->plans = (mt_plan**)grown;
+    sess->plans_cap = cap;
+    plans = grown;
+  }
+  plans[sess->nplans].key = key;
+  plans[sess->nplans].plan = p;
+  sess->nplans++;
+  return p;
+}
+
+void mt_session_run(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
+                    int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                    const TF_Operation* const* targets, int ntargets, TF_Status* s) {
+  for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
+  pthread_mutex_lock(&sess->mu);
+  if (sess->closed) {
+    pthread_mutex_unlock(&sess->mu);
+    mt_status_setf(s, TF_FAILED_PRECONDITION, "Session has been closed.");
+    return;
+  }
+  mt_plan* p = get_plan(sess, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
+  if (p) sess->running++; /* plans and state stay alive until the run ends */
+  pthread_mutex_unlock(&sess->mu);
+  if (!p) return;
+  mt_plan_run(p, &sess->state, feed_values, outputs, &sess->opts, s);
+  pthread_mutex_lock(&sess->mu);
+  if (--sess->running == 0) pthread_cond_broadcast(&sess->idle);
+  pthread_mutex_unlock(&sess->mu);
+}

@@ -1,0 +1,219 @@
+/* Tensors and their refcounted buffers. */
+#include "runtime/tensor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "runtime/status.h"
+
+size_t TF_DataTypeSize(TF_DataType dt) {
+  switch (dt) {
+    case TF_FLOAT: case TF_INT32: case TF_QINT32: case TF_UINT32: return 4;
+    case TF_DOUBLE: case TF_INT64: case TF_UINT64: case TF_COMPLEX64: return 8;
+    case TF_UINT8: case TF_INT8: case TF_BOOL: case TF_QINT8: case TF_QUINT8:
+    case TF_FLOAT8_E5M2: case TF_FLOAT8_E4M3FN: case TF_FLOAT8_E4M3FNUZ:
+    case TF_FLOAT8_E4M3B11FNUZ: case TF_FLOAT8_E5M2FNUZ: case TF_INT4: case TF_UINT4:
+    case TF_INT2: case TF_UINT2: return 1;
+    case TF_INT16: case TF_UINT16: case TF_QINT16: case TF_QUINT16: case TF_BFLOAT16:
+    case TF_HALF: return 2;
+    case TF_COMPLEX128: return 16;
+    case TF_STRING: return sizeof(TF_TString);
+    default: return 0; /* TF_RESOURCE, TF_VARIANT, unknown */
+  }
+}
+
+static const struct { TF_DataType dt; const char* name; const char* alias; } kNames[] = {
+    {TF_FLOAT, "float", "float32"},       {TF_DOUBLE, "double", "float64"},
+    {TF_INT32, "int32", NULL},            {TF_UINT8, "uint8", NULL},
+    {TF_INT16, "int16", NULL},            {TF_INT8, "int8", NULL},
+    {TF_STRING, "string", NULL},          {TF_COMPLEX64, "complex64", NULL},
+    {TF_INT64, "int64", NULL},            {TF_BOOL, "bool", NULL},
+    {TF_QINT8, "qint8", NULL},            {TF_QUINT8, "quint8", NULL},
+    {TF_QINT32, "qint32", NULL},          {TF_BFLOAT16, "bfloat16", NULL},
+    {TF_QINT16, "qint16", NULL},          {TF_QUINT16, "quint16", NULL},
+    {TF_UINT16, "uint16", NULL},          {TF_COMPLEX128, "complex128", NULL},
+    {TF_HALF, "half", "float16"},         {TF_RESOURCE, "resource", NULL},
+    {TF_VARIANT, "variant", NULL},        {TF_UINT32, "uint32", NULL},
+    {TF_UINT64, "uint64", NULL},          {TF_FLOAT8_E5M2, "float8_e5m2", NULL},
+    {TF_FLOAT8_E4M3FN, "float8_e4m3fn", NULL}, {TF_INT4, "int4", NULL},
+    {TF_UINT4, "uint4", NULL},
+};
+
+const char* mt_dtype_name(TF_DataType dt) {
+  for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
+    if (kNames[i].dt == dt) return kNames[i].name;
+  return "unknown";
+}
+
+TF_DataType mt_dtype_from_name(const char* name) {
+  if (strncmp(name, "DT_", 3) == 0) {
+    name += 3;
+  }
+  for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++) {
+    if (strcasecmp(kNames[i].name, name) == 0) return kNames[i].dt;
+    if (kNames[i].alias && strcasecmp(kNames[i].alias, name) == 0) return kNames[i].dt;
+  }
+  return (TF_DataType)0;
+}
+
+int mt_dtype_valid(TF_DataType dt) { return strcmp(mt_dtype_name(dt), "unknown") != 0; }
+
+int64_t mt_num_elements(const int64_t* dims, int ndims) {
+  int64_t n = 1;
+  for (int i = 0; i < ndims; i++) {
+    if (dims[i] < 0) return -1;
+    if (dims[i] != 0 && n > INT64_MAX / dims[i]) return -1;
+    n *= dims[i];
+  }
+  return n;
+}
+
+const char* mt_dims_str(const int64_t* dims, int ndims, char* buf, size_t cap) {
+  size_t at = 0;
+  at += (size_t)snprintf(buf + at, cap - at, "[");
+  for (int i = 0; i < ndims && at < cap; i++)
+    at += (size_t)snprintf(buf + at, cap - at, i ? ",%lld" : "%lld", (long long)dims[i]);
+  if (at < cap) snprintf(buf + at, cap - at, "]");
+  return buf;
+}
+
+static void free_strings(void* data, size_t len) {
+  TF_TString* s = data;
+  for (size_t i = 0; i < len / sizeof(TF_TString); i++) TF_StringDealloc(&s[i]);
+}
+
+static void buffer_unref(mt_buffer* b) {
+  if (!b || atomic_fetch_sub(&b->refs, 1) != 1) return;
+  if (b->owns_strings) free_strings(b->data, b->len);
+  if (b->dealloc)
+    b->dealloc(b->data, b->len, b->dealloc_arg);
+  else
+    free(b->data);
+  free(b);
+}
+
+static int check_shape(TF_DataType dtype, const int64_t* dims, int ndims, TF_Status* s) {
+  if (ndims < 0 || ndims > MT_MAX_DIMS) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Rank %d is outside [0, %d]", ndims, MT_MAX_DIMS);
+    return 0;
+  }
+  if (mt_num_elements(dims, ndims) < 0) {
+    char buf[256];
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Invalid tensor shape %s",
+                   mt_dims_str(dims, ndims, buf, sizeof(buf)));
+    return 0;
+  }
+  if (TF_DataTypeSize(dtype) == 0 && dtype != TF_RESOURCE && dtype != TF_VARIANT) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Unsupported dtype %d", (int)dtype);
+    return 0;
+  }
+  return 1;
+}
+
+static TF_Tensor* wrap(TF_DataType dtype, const int64_t* dims, int ndims, mt_buffer* buf) {
+  TF_Tensor* t = calloc(1, sizeof(TF_Tensor));
+  if (!t) return NULL;
+  t->dtype = dtype;
+  t->ndims = ndims;
+  if (ndims) memcpy(t->dims, dims, sizeof(int64_t) * (size_t)ndims);
+  t->buf = buf;
+  return t;
+}
+
+TF_Tensor* mt_tensor_wrap(TF_DataType dtype, const int64_t* dims, int ndims, void* data,
+                          size_t len, void (*dealloc)(void*, size_t, void*), void* arg,
+                          int owns_strings, TF_Status* s) {
+  if (!check_shape(dtype, dims, ndims, s)) return NULL;
+  mt_buffer* b = calloc(1, sizeof(mt_buffer));
+  TF_Tensor* t = b ? wrap(dtype, dims, ndims, b) : NULL;
+  if (!t) {
+    free(b);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM allocating a tensor header");
+    return NULL;
+  }
+  b->data = data;
+  b->len = len;
+  atomic_init(&b->refs, 1);
+  b->dealloc = dealloc;
+  b->dealloc_arg = arg;
+  b->owns_strings = owns_strings;
+  return t;
+}
+
+static void aligned_free(void* data, size_t len, void* arg) { free(data); }
+
+static TF_Tensor* alloc(TF_DataType dtype, const int64_t* dims, int ndims, int zero,
+                        TF_Status* s) {
+  if (!check_shape(dtype, dims, ndims, s)) return NULL;
+  size_t esize = TF_DataTypeSize(dtype);
+  if (dtype == TF_RESOURCE || dtype == TF_VARIANT) esize = sizeof(void*);
+  int64_t n = mt_num_elements(dims, ndims);
+  if ((uint64_t)n > MT_MAX_ALLOC / esize) {
+    char buf[256];
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM when allocating tensor with shape %s and type %s",
+                   mt_dims_str(dims, ndims, buf, sizeof(buf)), mt_dtype_name(dtype));
+    return NULL;
+  }
+  size_t len = (size_t)n * esize;
+  size_t padded = (len + MT_ALIGN - 1) / MT_ALIGN * MT_ALIGN;
+  void* data = aligned_alloc(MT_ALIGN, padded ? padded : MT_ALIGN);
+  if (!data) {
+    char buf[256];
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM when allocating tensor with shape %s and type %s",
+                   mt_dims_str(dims, ndims, buf, sizeof(buf)), mt_dtype_name(dtype));
+    return NULL;
+  }
+  if (zero || dtype == TF_STRING) memset(data, 0, len);
+  TF_Tensor* t = mt_tensor_wrap(dtype, dims, ndims, data, len, aligned_free, NULL,
+                                dtype == TF_STRING, s);
+  if (!t) free(data);
+  return t;
+}
+
+TF_Tensor* mt_tensor_new(TF_DataType dtype, const int64_t* dims, int ndims, TF_Status* s) {
+  return alloc(dtype, dims, ndims, 0, s);
+}
+
+TF_Tensor* mt_tensor_zeros(TF_DataType dtype, const int64_t* dims, int ndims, TF_Status* s) {
+  return alloc(dtype, dims, ndims, 1, s);
+}
+
+TF_Tensor* mt_tensor_share(const TF_Tensor* t) {
+  TF_Tensor* out = wrap(t->dtype, t->dims, t->ndims, t->buf);
+  if (out && t->buf) atomic_fetch_add(&t->buf->refs, 1);
+  return out;
+}
+
+TF_Tensor* mt_tensor_reshape(const TF_Tensor* t, const int64_t* dims, int ndims) {
+  TF_Tensor* out = mt_tensor_share(t);
+  if (!out) return NULL;
+  out->ndims = ndims;
+  if (ndims) memcpy(out->dims, dims, sizeof(int64_t) * (size_t)ndims);
+  return out;
+}
+
+TF_Tensor* mt_tensor_copy(const TF_Tensor* t, TF_Status* s) {
+  TF_Tensor* out = mt_tensor_new(t->dtype, t->dims, t->ndims, s);
+  if (!out) return NULL;
+  if (t->dtype == TF_STRING) {
+    const TF_TString* src = mt_tensor_data(t);
+    TF_TString* dst = mt_tensor_data(out);
+    for (int64_t i = 0; i < mt_tensor_nelems(t); i++)
+      TF_StringCopy(&dst[i], TF_StringGetDataPointer(&src[i]), TF_StringGetSize(&src[i]));
+  } else if (out->buf->len) {
+    memcpy(out->buf->data, t->buf->data, out->buf->len);
+  }
+  return out;
+}
+
+int mt_tensor_unique(const TF_Tensor* t) {
+  return t->buf && atomic_load(&t->buf->refs) == 1 && t->buf->dealloc == aligned_free;
+}
+
+void mt_tensor_free(TF_Tensor* t) {
+  if (!t) return;
+  buffer_unref(t->buf);
+  free(t);
+}
