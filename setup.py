@@ -1,0 +1,134 @@
+"""Build of minitf: libc_api.so (C runtime + C API), the SWIG module, the package.
+
+`pip install .` / `pip install -e .` run build_ext, which
+  1. compiles runtime/*.c runtime/kernels/*.c c_api/*.c into
+     minitf/lib/libc_api.so (C11, -O2, pthreads, BLAS from scipy-openblas32)
+     and copies the public headers to minitf/include/tensorflow/c/;
+  2. runs SWIG on tensorflow.i, writing minitf/pywrap_tensorflow_internal.py
+     next to the extension and the wrapper C into the build directory;
+  3. builds minitf._pywrap_tensorflow_internal from the wrapper and
+     c_api/python/*.c, linked to libc_api.so with rpath $ORIGIN/lib.
+build_ext runs before build_py (see DESIGN.md, "Known traps"), and writes its
+outputs straight into the package directory of the build, so wheels and
+non-editable installs carry the SWIG module too.
+"""
+import glob
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from setuptools import Extension, setup
+from setuptools.command.build import build
+from setuptools.command.build_ext import build_ext
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+EXT_NAME = "minitf._pywrap_tensorflow_internal"
+
+
+def _rel(pattern):
+    return sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, pattern)))
+
+
+def _swig_executable():
+    """The `swig` from the PyPI package (a build requirement), else PATH's."""
+    try:
+        import swig  # the PyPI wheel ships its executable inside the package
+        cand = os.path.join(swig.BIN_DIR, "swig")
+        if os.path.exists(cand):
+            return cand
+    except (ImportError, AttributeError):
+        pass
+    exe = shutil.which("swig", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    if exe is None:
+        raise RuntimeError("swig not found: pip install swig")
+    return exe
+
+
+class BuildExtFirst(build):
+    """Runs build_ext before build_py, so generated Python lands in the build."""
+
+    sub_commands = [c for c in build.sub_commands if c[0] == "build_ext"] + \
+                   [c for c in build.sub_commands if c[0] != "build_ext"]
+
+
+class BuildMinitf(build_ext):
+    def _run(self, cmd):
+        print(" ".join(shlex.quote(c) for c in cmd))
+        subprocess.check_call(cmd, cwd=ROOT)
+
+    def _build_libc_api(self, pkg_dir):
+        import scipy_openblas32 as blas
+
+        lib_dir = os.path.join(pkg_dir, "lib")
+        os.makedirs(lib_dir, exist_ok=True)
+        out = os.path.join(lib_dir, "libc_api.so")
+        srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("c_api/*.c")
+        deps = srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
+            _rel("c_api/*.h") + _rel("c_api/include/tensorflow/c/*.h")
+        newest = max(os.path.getmtime(os.path.join(ROOT, d)) for d in deps)
+        if self.force or not os.path.exists(out) or os.path.getmtime(out) < newest:
+            cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc")
+            cmd = cc + ["-std=c11", "-O2", "-fPIC", "-pthread", "-fvisibility=hidden",
+                        "-D_GNU_SOURCE", "-I.", "-Ic_api/include", "-I" + blas.get_include_dir(),
+                        "-shared", "-o", out] + srcs + [
+                        "-L" + blas.get_lib_dir(), "-l" + blas.get_library(),
+                        # Installed layout: site-packages/minitf/lib -> site-packages/scipy_openblas32/lib.
+                        "-Wl,-rpath,$ORIGIN/../../scipy_openblas32/lib", "-lm", "-pthread"]
+            self._run(cmd)
+        inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")
+        os.makedirs(inc_dir, exist_ok=True)
+        for h in _rel("c_api/include/tensorflow/c/*.h"):
+            shutil.copy2(os.path.join(ROOT, h), inc_dir)
+        return lib_dir
+
+    def _swig(self, pkg_dir):
+        os.makedirs(self.build_temp, exist_ok=True)
+        wrap = os.path.join(self.build_temp, "tensorflow_wrap.c")
+        deps = ["tensorflow.i"] + _rel("c_api/include/tensorflow/c/*.h") + _rel("c_api/python/*.h")
+        py_out = os.path.join(pkg_dir, "pywrap_tensorflow_internal.py")
+        newest = max(os.path.getmtime(os.path.join(ROOT, d)) for d in deps)
+        if self.force or not (os.path.exists(wrap) and os.path.exists(py_out)) or \
+                os.path.getmtime(wrap) < newest:
+            self._run([_swig_executable(), "-python", "-DSWIGWORDSIZE64", "-Ic_api/include", "-I.",
+                       "-outdir", pkg_dir, "-o", wrap, "tensorflow.i"])
+        return wrap
+
+    def build_extensions(self):
+        import numpy
+
+        ext = self.extensions[0]
+        pkg_dir = os.path.dirname(self.get_ext_fullpath(ext.name))
+        lib_dir = self._build_libc_api(pkg_dir)
+        wrap = self._swig(pkg_dir)
+        ext.sources = [wrap] + _rel("c_api/python/*.c")
+        ext.include_dirs = [".", "c_api/include", "c_api/python", numpy.get_include()]
+        ext.library_dirs = [lib_dir]
+        ext.libraries = ["c_api"]
+        ext.extra_compile_args = ["-std=c11", "-O2", "-D_GNU_SOURCE", "-Wno-unused-parameter",
+                                  "-Wno-missing-field-initializers"]
+        ext.extra_link_args = ["-Wl,-rpath,$ORIGIN/lib"]
+        ext.depends = [os.path.join(lib_dir, "libc_api.so")] + _rel("c_api/python/*.h")
+        super().build_extensions()
+
+
+setup(
+    name="minitf",
+    packages=[
+        "minitf", "minitf.compat", "minitf.compat.v1", "minitf.core", "minitf.core.framework",
+        "minitf.core.protobuf", "minitf.framework", "minitf.client", "minitf.ops", "minitf.nn",
+        "minitf.demo_data",
+    ],
+    package_dir={"": "pyfront"},
+    package_data={
+        "minitf": ["lib/*.so", "include/tensorflow/c/*.h"],
+        "minitf.core.framework": ["*.proto"],
+        "minitf.core.protobuf": ["*.proto"],
+        "minitf.demo_data": ["*.pb", "*.npz", "*.npy", "*.json"],
+    },
+    ext_modules=[Extension(EXT_NAME, sources=[])],
+    cmdclass={"build": BuildExtFirst, "build_ext": BuildMinitf},
+    zip_safe=False,
+)

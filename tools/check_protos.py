@@ -1,0 +1,37 @@
+# Developer check: minitf protos vs real TensorFlow descriptors (names, numbers, types)
+# and a wire round trip of the digits fixture. Run: /opt/tfvenv/bin/python tools/check_protos.py
+import sys
+import os
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, os.path.join(ROOT, "pyfront"))
+import tensorflow as tf
+from tensorflow.core.framework import graph_pb2 as tg, op_def_pb2 as to, types_pb2 as tt
+from tensorflow.core.protobuf import config_pb2 as tc
+from minitf.core.framework import graph_pb2 as mg, op_def_pb2 as mo, types_pb2 as mt
+from minitf.core.protobuf import config_pb2 as mc
+seen = set()
+def cmp(a, b):
+    if a.full_name in seen: return
+    seen.add(a.full_name)
+    assert a.full_name == b.full_name, (a.full_name, b.full_name)
+    for f in b.fields:
+        g = a.fields_by_name.get(f.name)
+        if g is None:
+            print("missing in TF?", a.full_name, f.name); continue
+        assert (g.number, g.type, g.is_repeated) == (f.number, f.type, f.is_repeated), (a.full_name, f.name)
+        if f.message_type is not None: cmp(g.message_type, f.message_type)
+        if f.enum_type is not None:
+            for v in f.enum_type.values:
+                assert g.enum_type.values_by_name[v.name].number == v.number, v.name
+    print("ok", b.full_name, len(b.fields), "of", len(a.fields))
+for t, m in [(tg.GraphDef, mg.GraphDef), (to.OpList, mo.OpList), (tc.ConfigProto, mc.ConfigProto), (tc.RunOptions, mc.RunOptions), (tc.RunMetadata, mc.RunMetadata)]:
+    cmp(t.DESCRIPTOR, m.DESCRIPTOR)
+for v in mt.DataType.DESCRIPTOR.values:
+    assert tt.DataType.Value(v.name) == v.number, v.name
+print("DataType ok", len(mt.DataType.DESCRIPTOR.values))
+# wire check on fixture
+data = open(os.path.join(ROOT, "tests/fixtures/digits_mlp/graph.pb"), "rb").read()
+g = mg.GraphDef.FromString(data)
+print(len(g.node), g.node[0].name, g.versions.producer)
+assert tg.GraphDef.FromString(g.SerializeToString()) == tg.GraphDef.FromString(data)
+print("wire round trip ok")
