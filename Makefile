@@ -1,4 +1,5 @@
-# minitf build. `make demo` and `make test` are the two entry points (README).
+# minitf build. `make demo` and `make test` are the two entry points (README):
+# both install what they need (pip) and build everything first.
 PYTHON ?= python3
 CC ?= gcc
 BLAS_INC := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_include_dir())" 2>/dev/null)
@@ -12,7 +13,25 @@ HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tenso
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: lib ctest asan-ctest clean
+.PHONY: demo test install deps lib ctest asan-ctest pytest example-valgrind clean
+
+demo: install
+	$(PYTHON) -m minitf demo
+
+# Every test, C (normal and ASan/UBSan builds) and Python. The recursive
+# make re-reads the BLAS paths once `deps` has installed scipy-openblas32.
+test: install
+	$(MAKE) ctest asan-ctest
+	$(PYTHON) -m pytest -q tests
+
+deps:
+	$(PYTHON) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+
+install: deps
+	$(PYTHON) -m pip install -q --disable-pip-version-check --no-build-isolation -e .
+
+pytest:
+	$(PYTHON) -m pytest -q tests
 
 lib: build/libc_api.so
 
