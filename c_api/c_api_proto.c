@@ -129,6 +129,9 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
   mt_attr_value v;
   if (!mt_attr_value_from_proto(&r, &v, status)) {
     mt_status_prefix(status, "Unparseable AttrValue proto for attr '%s': ", attr_name);
+    /* TF_FinishOperation then fails too, so the bad node is never added. */
+    if (!desc->deferred) desc->deferred = TF_NewStatus();
+    if (desc->deferred && mt_ok(desc->deferred)) mt_status_copy(desc->deferred, status);
     return;
   }
   if (!mt_attrs_set(&desc->attrs, &desc->nattrs, attr_name, &v)) {

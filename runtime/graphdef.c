@@ -302,6 +302,38 @@ TF_Tensor* mt_tensor_from_proto(mt_pb_reader* r, TF_Status* s) {
   return NULL;
 }
 
+/* Raw element bits widened as the typed proto field wants them (int_val
+ * holds sign- or zero-extended int32s). */
+static uint64_t element_bits(TF_DataType dt, const uint8_t* p, size_t sz) {
+  uint64_t v = 0;
+  for (size_t k = 0; k < sz; k++) v |= (uint64_t)p[k] << (8 * k);
+  int is_signed = dt == TF_INT8 || dt == TF_INT16 || dt == TF_INT32 || dt == TF_QINT8 ||
+                  dt == TF_QINT16 || dt == TF_QINT32 || dt == TF_INT4 || dt == TF_INT2;
+  if (is_signed && sz < 8 && (v >> (8 * sz - 1)) & 1) v |= ~(uint64_t)0 << (8 * sz);
+  if (dt == TF_BOOL) v = v != 0;
+  return v;
+}
+
+/* The typed repeated field (packed), as make_tensor_proto writes scalars,
+ * bools and complex values. */
+static void put_typed_values(mt_pb_writer* w, const TF_Tensor* t, int64_t n) {
+  value_field vf = value_field_for(t->dtype);
+  const uint8_t* d = mt_tensor_data(t);
+  size_t csz = TF_DataTypeSize(t->dtype) / (size_t)vf.comps;
+  int64_t ncomps = n * vf.comps;
+  if (vf.wire == MT_PB_LEN) { /* float8_val: the raw bytes */
+    mt_pb_put_bytes_field(w, (uint32_t)vf.num, d, (size_t)n);
+    return;
+  }
+  mt_pb_writer sub = mt_pb_writer_make();
+  for (int64_t k = 0; k < ncomps; k++) {
+    const uint8_t* p = d + (size_t)k * csz;
+    if (vf.wire == MT_PB_VARINT) mt_pb_put_varint(&sub, element_bits(t->dtype, p, csz));
+    else mt_pb_put_raw(&sub, p, csz); /* fixed32/64 bits, little-endian host */
+  }
+  mt_pb_put_message(w, (uint32_t)vf.num, &sub);
+}
+
 void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t) {
   mt_pb_put_int64_field(w, 1, t->dtype);
   mt_shape sh = mt_shape_make(t->dims, t->ndims);
@@ -316,7 +348,14 @@ void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t) {
       mt_pb_put_bytes_field(w, 8, TF_StringGetDataPointer(&e[k]), TF_StringGetSize(&e[k]));
     return;
   }
-  mt_pb_put_bytes_field(w, 4, mt_tensor_data(t), (size_t)n * TF_DataTypeSize(t->dtype));
+  /* TensorFlow's make_tensor_proto: compact tensor_content for several
+   * elements of a plain numeric type, the typed field otherwise. */
+  int content_type = t->dtype != TF_BOOL && t->dtype != TF_COMPLEX64 &&
+                     t->dtype != TF_COMPLEX128;
+  if (n > 1 && content_type)
+    mt_pb_put_bytes_field(w, 4, mt_tensor_data(t), (size_t)n * TF_DataTypeSize(t->dtype));
+  else
+    put_typed_values(w, t, n);
 }
 
 /* ------------------------------------------------------------------------ */

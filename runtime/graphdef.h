@@ -44,8 +44,10 @@ void mt_shape_to_proto(mt_pb_writer* w, const mt_shape* sh);
  * than the element count is padded with its last value (zeros when empty).
  * NULL + TF_INVALID_ARGUMENT on malformed input or an unsupported dtype. */
 TF_Tensor* mt_tensor_from_proto(mt_pb_reader* r, TF_Status* s);
-/* Writes dtype, shape and tensor_content (numeric types) or string_val
- * (TF_STRING), as TensorFlow's make_tensor_proto does for constants. */
+/* Writes dtype, shape and the values as TensorFlow's make_tensor_proto
+ * does for constants: tensor_content for more than one element of a plain
+ * numeric type, else the packed typed field (float_val, int_val, bool_val,
+ * scomplex_val, ...); string_val for TF_STRING. */
 void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t);
 
 /* AttrValue -> *out (initialized by this call; clear with
