@@ -113,20 +113,29 @@ class BuildMinitf(build_ext):
         ext.depends = [os.path.join(lib_dir, "libc_api.so")] + _rel("c_api/python/*.h")
         super().build_extensions()
 
+    def copy_extensions_to_source(self):
+        """In-place / editable builds: also copy the generated module, the
+        library and the headers next to the package sources."""
+        super().copy_extensions_to_source()
+        ext = self.extensions[0]
+        built = os.path.join(self.build_lib, *ext.name.split(".")[:-1])
+        src = self.get_finalized_command("build_py").get_package_dir("minitf")
+        shutil.copy2(os.path.join(built, "pywrap_tensorflow_internal.py"), src)
+        for sub in ("lib", "include"):
+            shutil.copytree(os.path.join(built, sub), os.path.join(src, sub), dirs_exist_ok=True)
+
 
 setup(
     name="minitf",
     packages=[
         "minitf", "minitf.compat", "minitf.compat.v1", "minitf.core", "minitf.core.framework",
         "minitf.core.protobuf", "minitf.framework", "minitf.client", "minitf.ops", "minitf.nn",
-        "minitf.demo_data",
     ],
     package_dir={"": "pyfront"},
     package_data={
-        "minitf": ["lib/*.so", "include/tensorflow/c/*.h"],
+        "minitf": ["lib/*.so", "include/tensorflow/c/*.h", "data/*.md", "data/digits_mlp/*"],
         "minitf.core.framework": ["*.proto"],
         "minitf.core.protobuf": ["*.proto"],
-        "minitf.demo_data": ["*.pb", "*.npz", "*.npy", "*.json"],
     },
     ext_modules=[Extension(EXT_NAME, sources=[])],
     cmdclass={"build": BuildExtFirst, "build_ext": BuildMinitf},

@@ -1,0 +1,53 @@
+"""The public TF1 API, shared by `minitf` and `minitf.compat.v1`."""
+from minitf import errors, nn, raw_ops, sysconfig  # noqa: F401
+from minitf.client.session import InteractiveSession, Session  # noqa: F401
+from minitf.core.framework.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
+from minitf.core.framework.graph_pb2 import GraphDef  # noqa: F401
+from minitf.core.framework.node_def_pb2 import NodeDef  # noqa: F401
+from minitf.core.framework.op_def_pb2 import OpDef, OpList  # noqa: F401
+from minitf.core.framework.tensor_pb2 import TensorProto  # noqa: F401
+from minitf.core.framework.tensor_shape_pb2 import TensorShapeProto  # noqa: F401
+from minitf.core.framework.versions_pb2 import VersionDef  # noqa: F401
+from minitf.core.protobuf.config_pb2 import ConfigProto, RunMetadata, RunOptions  # noqa: F401
+from minitf.framework import dtypes  # noqa: F401
+from minitf.framework.constant_op import constant  # noqa: F401
+from minitf.framework.dtypes import (  # noqa: F401
+    DType, as_dtype, bfloat16, bool, complex64, complex128, double, float16, float32, float64,
+    half, int8, int16, int32, int64, qint8, qint16, qint32, quint8, quint16, resource, string,
+    uint8, uint16, uint32, uint64, variant)
+from minitf.framework.importer import import_graph_def  # noqa: F401
+from minitf.framework.ops import (  # noqa: F401
+    Graph, GraphKeys, Operation, Tensor, add_to_collection, control_dependencies,
+    convert_to_tensor, device, get_collection, get_collection_ref, get_default_graph,
+    get_default_session, name_scope, reset_default_graph)
+from minitf.framework.tensor_shape import (  # noqa: F401
+    Dimension, TensorShape, disable_v2_tensorshape, enable_v2_tensorshape)
+from minitf.framework.tensor_util import MakeNdarray as make_ndarray  # noqa: F401
+from minitf.framework.tensor_util import make_tensor_proto  # noqa: F401
+from minitf.ops.array_ops import identity, placeholder, placeholder_with_default, reshape  # noqa: F401
+from minitf.ops.control_flow_ops import group, no_op  # noqa: F401
+from minitf.ops.math_ops import (  # noqa: F401
+    add, argmax, cast, div, divide, matmul, multiply, negative, realdiv, reduce_mean, reduce_sum,
+    subtract, truediv)
+from minitf.ops.variables import (  # noqa: F401
+    Variable, global_variables, global_variables_initializer, local_variables,
+    local_variables_initializer, trainable_variables, variables_initializer)
+
+__version__ = "2.21.0-minitf"
+
+
+def disable_eager_execution():
+    """No-op: minitf always builds graphs (kept so TF1 scripts run unchanged)."""
+
+
+def disable_v2_behavior():
+    """Switches TensorShape indexing to Dimension objects (TF1); graphs are always used."""
+    disable_v2_tensorshape()
+
+
+def enable_eager_execution(*args, **kwargs):
+    raise NotImplementedError("minitf has no eager mode")
+
+
+def executing_eagerly():
+    return False
