@@ -66,11 +66,12 @@ static void bias_add_kernel(mt_kernel_ctx* ctx) {
   const int is_nchw = nchw(ctx->op) && x->ndims >= 3;
   const int cdim = is_nchw ? 1 : x->ndims - 1;
   if (x->dims[cdim] != b->dims[0]) {
+    /* TensorFlow's wording (it says "last" for NCHW too) */
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Must provide as many biases as the channel dimension of the input tensor: "
-                   "%s vs. %s in %s",
+                   "Must provide as many biases as the last dimension of the input tensor: "
+                   "%s vs. %s",
                    mt_dims_str(b->dims, 1, bs, sizeof bs),
-                   mt_dims_str(x->dims, x->ndims, xs, sizeof xs), is_nchw ? "NCHW" : "NHWC");
+                   mt_dims_str(x->dims, x->ndims, xs, sizeof xs));
     return;
   }
   bias_fn fn = (unsigned)x->dtype < MT_NUM_DTYPES ? bias_fns[x->dtype] : NULL;
