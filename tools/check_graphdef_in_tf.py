@@ -31,10 +31,34 @@ def check_oplist(path):
     ops = op_def_pb2.OpList()
     ops.ParseFromString(open(path, "rb").read())
     print(f"{path}: OpList with {len(ops.op)} ops parses in TensorFlow")
-    by_name = {o.name: o for o in ops.op}
-    mm = by_name.get("MatMul")
-    if mm is not None:
-        print("  MatMul:", [a.name for a in mm.input_arg], [a.name for a in mm.attr])
+    # Compare each signature with TensorFlow's own registration.
+    from tensorflow.python.framework import op_def_registry
+
+    def arg_sig(a):
+        return (a.name, a.type, a.type_attr, a.number_attr, a.type_list_attr, a.is_ref)
+
+    def attr_sig(a):
+        return (a.name, a.type, a.default_value.SerializeToString(deterministic=True)
+                if a.HasField("default_value") else None)
+
+    differ = 0
+    for op in ops.op:
+        tf_op = op_def_registry.get(op.name)
+        if tf_op is None:
+            print(f"  {op.name}: not a TensorFlow op")
+            continue
+        ours = ([arg_sig(a) for a in op.input_arg], [arg_sig(a) for a in op.output_arg],
+                sorted(attr_sig(a) for a in op.attr), op.is_stateful, op.is_commutative)
+        theirs = ([arg_sig(a) for a in tf_op.input_arg], [arg_sig(a) for a in tf_op.output_arg],
+                  sorted(attr_sig(a) for a in tf_op.attr), tf_op.is_stateful,
+                  tf_op.is_commutative)
+        if ours != theirs:
+            differ += 1
+            labels = ("inputs", "outputs", "attrs", "is_stateful", "is_commutative")
+            for label, a, b in zip(labels, ours, theirs):
+                if a != b:
+                    print(f"  {op.name} {label} differ:\n    minitf: {a}\n    tf:     {b}")
+    print(f"  {len(ops.op) - differ} of {len(ops.op)} signatures match TensorFlow's")
     return 0
 
 

@@ -870,6 +870,36 @@ static void test_import_order_and_errors(TF_Status* s) {
   /* The graph still works after the rollbacks. */
   CHECK(run_scalar(g, out_named(g, "out", 0), s) == 8.0f);
 
+  /* A NodeDef without its default-valued attrs gets them (Placeholder
+   * shape = unknown); uniquify_names renames a clashing node and rewires
+   * its consumers; return outputs through the array form. */
+  w = mt_pb_writer_make();
+  mt_pb_writer pn = mt_pb_writer_make();
+  mt_pb_put_string_field(&pn, 1, "ph");
+  mt_pb_put_string_field(&pn, 2, "Placeholder");
+  put_attr(&pn, "dtype", U8(0x30, 0x01));
+  mt_pb_put_message(&w, 1, &pn);
+  put_node(&w, "c", "Const", NULL, NULL, NULL); /* clashes with the existing "c" */
+  put_node(&w, "twice", "AddV2", "c", "c", NULL);
+  b = take_buffer(&w);
+  TF_ImportGraphDefOptions* uo = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsSetUniquifyNames(uo, 1);
+  TF_ImportGraphDefOptionsAddReturnOutput(uo, "twice", 0);
+  TF_Output twice = {NULL, 0};
+  TF_GraphImportGraphDefWithReturnOutputs(g, b, uo, &twice, 1, s);
+  CHECK_OK(s);
+  TF_Operation* ph = TF_GraphOperationByName(g, "ph");
+  TF_AttrMetadata pm = TF_OperationGetAttrMetadata(ph, "shape", s);
+  CHECK_OK(s);
+  CHECK(pm.type == TF_ATTR_SHAPE && pm.total_size == -1);
+  TF_Operation* c_1 = TF_GraphOperationByName(g, "c_1");
+  CHECK(c_1 && twice.oper == TF_GraphOperationByName(g, "twice"));
+  CHECK(twice.oper && TF_OperationInput((TF_Input){twice.oper, 0}).oper == c_1);
+  CHECK(run_scalar(g, twice, s) == 4.0f);
+  CHECK(num_ops(g) == 6);
+  TF_DeleteImportGraphDefOptions(uo);
+  TF_DeleteBuffer(b);
+
   /* Malformed bytes */
   TF_Buffer bad = {(const uint8_t[]){0x0a, 0x10, 0x0a}, 3, NULL};
   TF_GraphImportGraphDef(g, &bad, NULL, s);
