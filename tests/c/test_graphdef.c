@@ -1002,6 +1002,30 @@ static void test_import_options(TF_Status* s) {
   ctl = NULL;
   CHECK(nop && TF_OperationGetControlInputs(nop, &ctl, 1) == 1 && ctl == gate);
 
+  /* Rollback also undoes the edges into existing ops: a failing import
+   * that consumed `ten` and depended on `gate` leaves their consumer lists
+   * as they were. */
+  int ten_consumers = TF_OperationOutputNumConsumers((TF_Output){ten, 0});
+  int gate_controls = TF_OperationNumControlOutputs(gate);
+  int nops_before = num_ops(g);
+  w = mt_pb_writer_make();
+  put_node(&w, "x", "AddV2", "a", "a", NULL);
+  put_node(&w, "y", "NoOp", NULL, NULL, NULL);
+  put_node(&w, "z", "AddV2", "x", NULL, NULL); /* too few inputs */
+  TF_Buffer* rb = take_buffer(&w);
+  TF_ImportGraphDefOptions* o5 = TF_NewImportGraphDefOptions();
+  TF_ImportGraphDefOptionsSetPrefix(o5, "rb");
+  TF_ImportGraphDefOptionsAddInputMapping(o5, "a", 0, (TF_Output){ten, 0});
+  TF_ImportGraphDefOptionsAddControlDependency(o5, gate);
+  TF_GraphImportGraphDef(g, rb, o5, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(s), "Node 'z'");
+  CHECK(num_ops(g) == nops_before && !TF_GraphOperationByName(g, "rb/x"));
+  CHECK(TF_OperationOutputNumConsumers((TF_Output){ten, 0}) == ten_consumers);
+  CHECK(TF_OperationNumControlOutputs(gate) == gate_controls);
+  TF_DeleteImportGraphDefOptions(o5);
+  TF_DeleteBuffer(rb);
+
   TF_Buffer* e = export_graph(g, s);
   CHECK_OK(s);
   write_file("build/graphdef_test_options.pb", e);
