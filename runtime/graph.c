@@ -456,6 +456,72 @@ static const TF_Tensor* const_value(TF_Output o) {
   return v && v->kind == MT_ATTR_TENSOR && !v->is_list ? v->v.tensor : NULL;
 }
 
+/* One attr value as TensorFlow's SummarizeNodeDef prints it. */
+static void print_attr(FILE* f, const mt_attr_value* v) {
+  int n = v->is_list ? v->list.n : 1;
+  if (v->is_list) fputc('[', f);
+  for (int k = 0; k < n; k++) {
+    if (k) fputs(", ", f);
+    char buf[512];
+    switch (v->kind) {
+      case MT_ATTR_S: case MT_ATTR_FUNC: case MT_ATTR_PLACEHOLDER:
+        fprintf(f, "\"%s\"", v->is_list ? v->list.s[k].data : v->v.s.data);
+        break;
+      case MT_ATTR_I: fprintf(f, "%lld", (long long)(v->is_list ? v->list.i[k] : v->v.i)); break;
+      case MT_ATTR_F: fprintf(f, "%g", (double)(v->is_list ? v->list.f[k] : v->v.f)); break;
+      case MT_ATTR_B: fputs((v->is_list ? v->list.b[k] : v->v.b) ? "true" : "false", f); break;
+      case MT_ATTR_TYPE: {
+        TF_DataType t = v->is_list ? v->list.type[k] : v->v.type;
+        const char* name = mt_dtype_name(t);
+        fputs("DT_", f);
+        for (const char* c = name; *c; c++) fputc(*c >= 'a' && *c <= 'z' ? *c - 32 : *c, f);
+        break;
+      }
+      case MT_ATTR_SHAPE:
+        fputs(mt_shape_str(v->is_list ? &v->list.shape[k] : &v->v.shape, buf, sizeof(buf)), f);
+        break;
+      default: fputs("<tensor>", f); break;
+    }
+  }
+  if (v->is_list) fputc(']', f);
+}
+
+static int by_attr_name(const void* a, const void* b) {
+  return strcmp((*(const mt_attr* const*)a)->name, (*(const mt_attr* const*)b)->name);
+}
+
+/* "{{node add}} = AddV2[T=DT_FLOAT](a, b)", TensorFlow's node summary in
+ * shape errors. Returns a heap string or NULL. */
+static char* summarize_node(const TF_Operation* op) {
+  char* out = NULL;
+  size_t len = 0;
+  FILE* f = open_memstream(&out, &len);
+  if (!f) return NULL;
+  fprintf(f, "{{node %s}} = %s", op->name, op->op_type);
+  const mt_attr** sorted = calloc((size_t)op->nattrs + 1, sizeof(*sorted));
+  int n = 0;
+  for (int k = 0; sorted && k < op->nattrs; k++)
+    if (op->attrs[k].name[0] != '_') sorted[n++] = &op->attrs[k];
+  if (sorted) qsort(sorted, (size_t)n, sizeof(*sorted), by_attr_name);
+  if (n) fputc('[', f);
+  for (int k = 0; k < n; k++) {
+    fprintf(f, "%s%s=", k ? ", " : "", sorted[k]->name);
+    print_attr(f, &sorted[k]->value);
+  }
+  if (n) fputc(']', f);
+  free(sorted);
+  fputc('(', f);
+  for (int k = 0; k < op->ninputs; k++) {
+    fprintf(f, k ? ", %s" : "%s", op->inputs[k].oper->name);
+    if (op->inputs[k].index) fprintf(f, ":%d", op->inputs[k].index);
+  }
+  for (int k = 0; k < op->ncontrol_inputs; k++)
+    fprintf(f, op->ninputs + k ? ", ^%s" : "^%s", op->control_inputs[k]->name);
+  fputc(')', f);
+  fclose(f);
+  return out;
+}
+
 static int infer_shapes(TF_Operation* op, TF_Status* s) {
   if (!op->def->shape) return 1;
   int n = op->ninputs;
@@ -472,13 +538,19 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
   }
   mt_shape_ctx ctx = {op, n, in, op->input_types, vals, op->noutputs, op->output_shapes, s};
   op->def->shape(&ctx);
+  if (!mt_ok(s)) {
+    char* summary = summarize_node(op);
+    mt_status_append(s, " for '%s' with input shapes: ", summary ? summary : op->name);
+    for (int k = 0; k < n; k++) {
+      char buf[512];
+      mt_status_append(s, k ? ", %s" : "%s", mt_shape_str(&in[k], buf, sizeof(buf)));
+    }
+    mt_status_append(s, ".");
+    free(summary);
+  }
   free(in);
   free(vals);
-  if (!mt_ok(s)) {
-    if (!strstr(TF_Message(s), op->name)) mt_status_append(s, " for '{{node %s}}'", op->name);
-    return 0;
-  }
-  return 1;
+  return mt_ok(s);
 }
 
 static int add_consumer(mt_consumers* c, TF_Input in) {

@@ -278,6 +278,27 @@ static void test_sessions(void) {
   TF_DeleteStatus(s);
 }
 
+/* The construction-time shape error reads exactly as TensorFlow 2.21's
+ * (checked with tf.compat.v1: placeholder [2] + constant [1., 2., 3.]). */
+static void test_shape_error_message(void) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  int64_t two = 2, three = 3;
+  TF_Operation* p = placeholder(g, "Placeholder", TF_FLOAT, &two, 1, s);
+  TF_Tensor* v = TF_AllocateTensor(TF_FLOAT, &three, 1, 3 * sizeof(float));
+  float* d = TF_TensorData(v);
+  d[0] = 1, d[1] = 2, d[2] = 3;
+  TF_Operation* c = constant(g, "Const", v, s);
+  CHECK_OK(s);
+  binary(g, "AddV2", "add", p, c, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK(strcmp(TF_Message(s),
+               "Dimensions must be equal, but are 2 and 3 for '{{node add}} = "
+               "AddV2[T=DT_FLOAT](Placeholder, Const)' with input shapes: [2], [3].") == 0);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 static void test_session_options(void) {
   TF_Status* s = TF_NewStatus();
   TF_SessionOptions* o = TF_NewSessionOptions();
@@ -297,6 +318,7 @@ int main(void) {
   test_tstring();
   test_graph_building();
   test_sessions();
+  test_shape_error_message();
   test_session_options();
   CTEST_END();
 }
