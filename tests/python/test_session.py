@@ -1,0 +1,136 @@
+"""Session.run: fetch structures, feeds, zero-copy boundary, errors."""
+import collections
+
+import numpy as np
+import pytest
+
+import minitf as tf
+
+
+def _addr(a):
+    return a.__array_interface__["data"][0]
+
+
+def test_fetch_structures():
+    a = tf.constant(3.0)
+    b = tf.constant([1, 2], dtype=tf.int32)
+    Pair = collections.namedtuple("Pair", ["x", "y"])
+    with tf.Session() as sess:
+        out = sess.run({"a": a, "nested": [b, (a, "Const:0")], "pair": Pair(a, b)})
+    assert out["a"] == 3.0 and type(out["a"]) is np.float32
+    assert isinstance(out["nested"], list) and isinstance(out["nested"][1], tuple)
+    np.testing.assert_array_equal(out["nested"][0], [1, 2])
+    assert out["nested"][1] == (3.0, 3.0)
+    assert isinstance(out["pair"], Pair) and out["pair"].x == 3.0
+    with pytest.raises(TypeError, match="Fetch argument None"):
+        sess2 = tf.Session()
+        sess2.run(None)
+
+
+def test_operation_fetch_returns_none_and_runs_it():
+    v = tf.Variable(5.0)
+    init = tf.global_variables_initializer()
+    with tf.Session() as sess:
+        assert sess.run(init) is None
+        assert sess.run(v) == 5.0
+        assert sess.run([init, v.value()]) == [None, 5.0]
+
+
+def test_feed_by_tensor_and_by_name_and_conversion():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    y = x * 2.0
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: [[1, 2, 3]]}), [[2, 4, 6]])
+        np.testing.assert_array_equal(sess.run(y, {"x:0": np.ones((2, 3))}), np.full((2, 3), 2.0))
+        assert sess.run(y, {x: [[1, 2, 3]]}).dtype == np.float32
+
+
+def test_zero_copy_feed_and_fetch():
+    x = tf.placeholder(tf.float32, [4], name="x")
+    y = tf.identity(x)
+    data = np.arange(4, dtype=np.float32)
+    with tf.Session() as sess:
+        out = sess.run(y, {x: data})
+    # Identity forwards the fed buffer: the fetched array views the fed array's memory.
+    assert _addr(out) == _addr(data)
+    assert np.shares_memory(out, data)
+    # The fetched array views the TF_Tensor: its base owns the tensor, and it is read-only.
+    assert type(out.base).__name__ == "PyCapsule"
+    assert not out.flags.writeable
+    with pytest.raises(ValueError):
+        out[0] = 1.0
+    del data  # the TF_Tensor keeps the fed array alive
+    np.testing.assert_array_equal(out, [0, 1, 2, 3])
+
+
+def test_non_contiguous_or_other_dtype_feed_is_converted_once():
+    x = tf.placeholder(tf.float32, [3], name="x")
+    y = tf.identity(x)
+    strided = np.arange(6, dtype=np.float32)[::2]
+    f64 = np.arange(3, dtype=np.float64)
+    with tf.Session() as sess:
+        out1 = sess.run(y, {x: strided})
+        out2 = sess.run(y, {x: f64})
+    np.testing.assert_array_equal(out1, [0, 2, 4])
+    assert not np.shares_memory(out1, strided)
+    np.testing.assert_array_equal(out2, [0, 1, 2])
+    assert out2.dtype == np.float32
+
+
+def test_string_feed_and_fetch():
+    s = tf.placeholder(tf.string, [None], name="s")
+    t = tf.identity(s)
+    c = tf.constant("hi")
+    with tf.Session() as sess:
+        out = sess.run(t, {s: [b"a", "b\xe9", b"a much longer string than twenty-two bytes"]})
+        assert sess.run(c) == b"hi"
+    assert out.dtype == object
+    assert list(out) == [b"a", "b\xe9".encode(), b"a much longer string than twenty-two bytes"]
+
+
+def test_unfed_placeholder_error_and_session_stays_usable():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    r = tf.nn.relu(x)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            sess.run(r)
+        e = info.value
+        assert isinstance(e, tf.errors.OpError)
+        assert e.error_code == tf.errors.INVALID_ARGUMENT == 3
+        assert "You must feed a value for placeholder tensor 'x' with dtype float" in e.message
+        assert e.op is x.op
+        assert e.node_def.name == "x"
+        np.testing.assert_array_equal(sess.run(r, {x: [[-1, 0, 2]]}), [[0, 0, 2]])
+
+
+def test_feed_and_fetch_errors():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    with tf.Session() as sess:
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(2, 4\) for Tensor "
+                                             r"x:0, which has shape \(None, 3\)"):
+            sess.run(x, {x: np.zeros((2, 4))})
+        with pytest.raises(ValueError, match="The name 'nope:0' refers to a Tensor which does "
+                                             "not exist"):
+            sess.run("nope:0")
+        with pytest.raises(TypeError, match="The value of a feed cannot be a tf.Tensor"):
+            sess.run(x, {x: tf.constant([[1.0, 2.0, 3.0]])})
+        with pytest.raises(ValueError):
+            sess.run(x, {x: [["a", "b", "c"]]})
+        np.testing.assert_array_equal(sess.run(x, {x: [[1, 2, 3]]}), [[1, 2, 3]])
+
+
+def test_closed_session_and_default_session():
+    a = tf.constant(2.0)
+    sess = tf.Session()
+    with sess.as_default():
+        assert a.eval() == 2.0
+        assert tf.get_default_session() is sess
+    sess.close()
+    with pytest.raises(RuntimeError, match="closed Session"):
+        sess.run(a)
+    with pytest.raises(ValueError, match="No default session"):
+        a.eval()
+    with tf.Session() as s2:
+        assert a.eval() == 2.0
+        assert tf.get_default_session() is s2
+        tf.no_op(name="n").run()
