@@ -66,7 +66,7 @@ class BuildMinitf(build_ext):
         os.makedirs(lib_dir, exist_ok=True)
         out = os.path.join(lib_dir, "libc_api.so")
         srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("c_api/*.c")
-        deps = srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
+        deps = ["setup.py"] + srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
             _rel("c_api/*.h") + _rel("c_api/include/tensorflow/c/*.h")
         newest = max(os.path.getmtime(os.path.join(ROOT, d)) for d in deps)
         if self.force or not os.path.exists(out) or os.path.getmtime(out) < newest:
@@ -76,7 +76,10 @@ class BuildMinitf(build_ext):
                         "-shared", "-o", out] + srcs + [
                         "-L" + blas.get_lib_dir(), "-l" + blas.get_library(),
                         # Installed layout: site-packages/minitf/lib -> site-packages/scipy_openblas32/lib.
-                        "-Wl,-rpath,$ORIGIN/../../scipy_openblas32/lib", "-lm", "-pthread"]
+                        # DT_RPATH (not RUNPATH), so a program's own rpath (from
+                        # minitf.sysconfig) still applies to this library's deps.
+                        "-Wl,--disable-new-dtags,-rpath,$ORIGIN/../../scipy_openblas32/lib",
+                        "-lm", "-pthread"]
             self._run(cmd)
         inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")
         os.makedirs(inc_dir, exist_ok=True)

@@ -36,7 +36,9 @@ def get_compile_flags():
 def get_link_flags():
     """Flags to link a C program to libc_api.so (a list of str): -L/-l plus
     rpaths for libc_api.so and the scipy-openblas32 library it needs."""
-    flags = ["-L" + get_lib(), "-Wl,-rpath," + get_lib(), "-lc_api"]
+    # --disable-new-dtags: DT_RPATH also serves libc_api.so's own dependency
+    # (libscipy_openblas.so), which a DT_RUNPATH would not.
+    flags = ["-L" + get_lib(), "-Wl,--disable-new-dtags,-rpath," + get_lib(), "-lc_api"]
     blas = _blas_lib_dir()
     if blas:
         flags += ["-L" + blas, "-Wl,-rpath," + blas]

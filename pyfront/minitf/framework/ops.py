@@ -283,7 +283,7 @@ class GraphKeys:
 class _ControlDependenciesController:
     def __init__(self, graph, control_inputs):
         self._graph = graph
-        self._control_inputs = control_inputs
+        self._control_inputs = control_inputs or []
         self._new_stack = control_inputs is None
         self._seen = set()
 
