@@ -23,3 +23,11 @@ from minitf import pywrap_tensorflow_internal  # noqa: E402,F401
 from minitf._api import *  # noqa: E402,F401,F403
 from minitf._api import __version__  # noqa: E402,F401
 from minitf import compat  # noqa: E402,F401
+
+
+def __getattr__(name):
+    # Imported lazily so `python -m minitf.sysconfig` runs it only once.
+    if name == "sysconfig":
+        import importlib
+        return importlib.import_module("minitf.sysconfig")
+    raise AttributeError("module 'minitf' has no attribute %r" % name)

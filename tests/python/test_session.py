@@ -134,3 +134,31 @@ def test_closed_session_and_default_session():
         assert a.eval() == 2.0
         assert tf.get_default_session() is s2
         tf.no_op(name="n").run()
+
+
+def test_concurrent_runs_from_threads():
+    import threading
+    x = tf.placeholder(tf.float32, [None], name="x")
+    y = x * 2.0 + 1.0
+    bad = []
+    with tf.Session() as sess:
+        def work(k):
+            for _ in range(50):
+                out = sess.run(y, {x: np.full(64, k, np.float32)})
+                if not (out == 2 * k + 1).all():
+                    bad.append(k)
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert bad == []
+
+
+def test_bool_and_int64_round_trip():
+    b = tf.placeholder(tf.bool, [2], name="b")
+    i = tf.placeholder(tf.int64, [], name="i")
+    with tf.Session() as sess:
+        got_b, got_i = sess.run([tf.identity(b), tf.identity(i)], {b: [True, False], i: 2 ** 40})
+    assert got_b.dtype == np.bool_ and list(got_b) == [True, False]
+    assert got_i == 2 ** 40 and type(got_i) is np.int64
