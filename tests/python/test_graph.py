@@ -131,3 +131,13 @@ def test_op_construction_errors(graph):
     graph.finalize()
     with pytest.raises(RuntimeError, match="finalized"):
         tf.constant(1.0)
+
+
+def test_string_and_list_attrs_through_the_c_api(graph):
+    h = tf.raw_ops.VarHandleOp(dtype=tf.float32, shape=[2], shared_name="s",
+                               allowed_devices=["/cpu:0", b"/device:CPU:0"], name="h")
+    assert h.op.get_attr("shared_name") == b"s"
+    assert h.op.get_attr("allowed_devices") == [b"/cpu:0", b"/device:CPU:0"]
+    assert [d.size for d in h.op.get_attr("shape").dim] == [2]
+    b = tf.nn.bias_add(tf.constant([[1.0]]), tf.constant([2.0]), data_format="NHWC")
+    assert b.op.get_attr("data_format") == b"NHWC"
