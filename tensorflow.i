@@ -286,7 +286,7 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %ignore TF_GetBuffer;
 %ignore TF_NewTensor;
 %ignore TF_AllocateTensor;
-%ignore TF_TensorData;
+%ignore TF_TensorMaybeMove;
 %ignore TF_TensorBitcastFrom;
 %ignore TF_TString;
 %ignore TF_TString_Large;

@@ -97,6 +97,8 @@ int64_t TF_Dim(const TF_Tensor* t, int i) { return i >= 0 && i < t->ndims ? t->d
 size_t TF_TensorByteSize(const TF_Tensor* t) { return t->buf ? t->buf->len : 0; }
 void* TF_TensorData(const TF_Tensor* t) { return mt_tensor_data(t); }
 int64_t TF_TensorElementCount(const TF_Tensor* t) { return mt_tensor_nelems(t); }
+TF_Tensor* TF_TensorMaybeMove(TF_Tensor* t) { return t && mt_tensor_unique(t) ? t : NULL; }
+
 int TF_TensorIsAligned(const TF_Tensor* t) {
   return ((uintptr_t)mt_tensor_data(t) % MT_ALIGN) == 0;
 }

@@ -124,10 +124,12 @@ void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_T
     return;
   }
   mt_var* v = lookup(st, h, 1);
-  TF_Tensor* copy = mt_tensor_share(value);
+  /* Take the buffer when nothing else holds it; copy otherwise, so that a
+   * constant, a fed array or a fetched value never aliases the variable. */
+  TF_Tensor* copy = mt_tensor_unique(value) ? mt_tensor_share(value) : mt_tensor_copy(value, s);
   if (!v || !copy) {
     mt_tensor_free(copy);
-    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM assigning variable %s", h->name);
+    if (mt_ok(s)) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM assigning variable %s", h->name);
     return;
   }
   pthread_mutex_lock(&v->mu);

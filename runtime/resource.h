@@ -43,7 +43,8 @@ const mt_resource_handle* mt_resource_get(const TF_Tensor* t, TF_Status* s);
 /* Returns a new handle sharing the variable's current value, or NULL with
  * TF_FAILED_PRECONDITION naming the variable when it was never assigned. */
 TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s);
-/* Makes `value` (shared, not copied) the variable's value; creates the
+/* Makes `value` the variable's value (its buffer is taken when `value` is
+ * its only reference, copied otherwise); creates the
  * variable on first use. TF_INVALID_ARGUMENT when the dtype differs from
  * the handle's. */
 void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_Tensor* value,

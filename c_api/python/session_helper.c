@@ -256,21 +256,29 @@ PyObject* MT_TensorToNdarray(TF_Tensor* t) {
     TF_DeleteTensor(t);
     return PyArray_Empty(nd, dims, descr, 0);
   }
+  if (TF_TensorMaybeMove(t) == NULL) {
+    /* Shared with a constant, a variable, a fed array or another fetch:
+     * copy, as TensorFlow does, so that writing to the result changes
+     * nothing else. */
+    PyObject* a = PyArray_Empty(nd, dims, descr, 0);
+    if (a != NULL) memcpy(PyArray_DATA((PyArrayObject*)a), data, TF_TensorByteSize(t));
+    TF_DeleteTensor(t);
+    return a;
+  }
+  /* Sole owner: the array views the tensor's memory (no copy) and its base
+   * object owns the TF_Tensor. */
   PyObject* owner = PyCapsule_New(t, kTensorCapsule, tensor_capsule_free);
   if (owner == NULL) {
     Py_DECREF(descr);
     TF_DeleteTensor(t);
     return NULL;
   }
-  /* A read-only view: the buffer may be shared with graph constants,
-   * variables or fed arrays, which a write would silently change. */
-  PyObject* a = PyArray_NewFromDescr(&PyArray_Type, descr, nd, dims, NULL, data, 0, NULL);
+  PyObject* a = PyArray_NewFromDescr(&PyArray_Type, descr, nd, dims, NULL, data,
+                                     NPY_ARRAY_CARRAY, NULL);
   if (a == NULL) {
     Py_DECREF(owner);
     return NULL;
   }
-  PyArray_UpdateFlags((PyArrayObject*)a, NPY_ARRAY_UPDATE_ALL);
-  PyArray_CLEARFLAGS((PyArrayObject*)a, NPY_ARRAY_WRITEABLE);
   if (PyArray_SetBaseObject((PyArrayObject*)a, owner) < 0) { /* steals owner */
     Py_DECREF(a);
     return NULL;

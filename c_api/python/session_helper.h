@@ -32,8 +32,11 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype);
 
 /* Wraps `tensor` as a Python value and takes ownership of it (it is
  * deleted when the value dies, or at once on error or when copied):
- *   - numeric tensors: a read-only ndarray viewing TF_TensorData (its base
- *     object owns the TF_Tensor; no copy); 0-d tensors: a NumPy scalar;
+ *   - numeric tensors: a writable ndarray; when the tensor is the sole
+ *     owner of its buffer (TF_TensorMaybeMove) the array views
+ *     TF_TensorData without a copy and its base object owns the TF_Tensor,
+ *     otherwise (buffer shared with a constant, variable or feed) the data
+ *     is copied, as TensorFlow does; 0-d tensors: a NumPy scalar;
  *   - TF_STRING: an object ndarray of bytes, 0-d: a bytes object.
  * Returns a new reference, or NULL with a Python exception. */
 PyObject* MT_TensorToNdarray(TF_Tensor* tensor);

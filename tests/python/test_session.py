@@ -45,22 +45,61 @@ def test_feed_by_tensor_and_by_name_and_conversion():
         assert sess.run(y, {x: [[1, 2, 3]]}).dtype == np.float32
 
 
-def test_zero_copy_feed_and_fetch():
-    x = tf.placeholder(tf.float32, [4], name="x")
-    y = tf.identity(x)
+def test_zero_copy_feed():
+    # The session helper wraps a C-contiguous array of the fed dtype without copying:
+    # the TF_Tensor it builds points at the array's own memory.
+    from minitf import pywrap_tensorflow_internal as pywrap
     data = np.arange(4, dtype=np.float32)
+    t = pywrap.MT_NdarrayToTensor(data, tf.float32.as_datatype_enum)
+    try:
+        assert int(pywrap.TF_TensorData(t)) == _addr(data)
+    finally:
+        pywrap.TF_DeleteTensor(t)
+    strided = np.arange(8, dtype=np.float32)[::2]
+    t = pywrap.MT_NdarrayToTensor(strided, tf.float32.as_datatype_enum)
+    try:
+        assert int(pywrap.TF_TensorData(t)) != _addr(strided)  # converted once
+    finally:
+        pywrap.TF_DeleteTensor(t)
+
+
+def test_fetch_views_result_without_copy_and_is_writable():
+    x = tf.placeholder(tf.float32, [4], name="x")
+    y = x * 2.0
     with tf.Session() as sess:
-        out = sess.run(y, {x: data})
-    # Identity forwards the fed buffer: the fetched array views the fed array's memory.
-    assert _addr(out) == _addr(data)
-    assert np.shares_memory(out, data)
-    # The fetched array views the TF_Tensor: its base owns the tensor, and it is read-only.
+        out = sess.run(y, {x: np.arange(4, dtype=np.float32)})
+    # A computed result is the sole owner of its buffer: the array views the
+    # TF_Tensor's memory (its base owns the tensor) and is writable, as TF's.
     assert type(out.base).__name__ == "PyCapsule"
-    assert not out.flags.writeable
-    with pytest.raises(ValueError):
-        out[0] = 1.0
-    del data  # the TF_Tensor keeps the fed array alive
-    np.testing.assert_array_equal(out, [0, 1, 2, 3])
+    assert out.flags.writeable
+    out[0] = 7.0
+    np.testing.assert_array_equal(out, [7, 2, 4, 6])
+
+
+def test_fetch_of_shared_buffers_is_copied_like_tensorflow():
+    # Values TF would alias elsewhere (a constant, a fed array, a variable) come back as
+    # writable copies: writing to them changes nothing in the graph or the feed
+    # (checked against TF 2.21: same results).
+    c = tf.constant([1.0, 2.0])
+    x = tf.placeholder(tf.float32, [2])
+    ident = tf.identity(x)
+    v = tf.Variable([3.0, 4.0])
+    data = np.ones(2, np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        a = sess.run(c)
+        a[0] = 100.0
+        np.testing.assert_array_equal(sess.run(c), [1.0, 2.0])
+        i = sess.run(ident, {x: data})
+        assert not np.shares_memory(i, data) and i.flags.writeable
+        r = sess.run(v)
+        r[0] = 9.0
+        np.testing.assert_array_equal(sess.run(v), [3.0, 4.0])
+        # assigning a variable from a feed copies: changing the array later leaves it
+        assign = v.assign(x)
+        sess.run(assign, {x: data})
+        data[:] = 5.0
+        np.testing.assert_array_equal(sess.run(v), [1.0, 1.0])
 
 
 def test_non_contiguous_or_other_dtype_feed_is_converted_once():

@@ -45,6 +45,12 @@ TF_CAPI_EXPORT extern int64_t TF_TensorElementCount(const TF_Tensor* tensor);
 /* 1 if the data pointer is 64-byte aligned (TensorFlow's EIGEN_MAX_ALIGN_BYTES). */
 TF_CAPI_EXPORT extern int TF_TensorIsAligned(const TF_Tensor* tensor);
 
+/* Returns `tensor` if it is the only reference to a buffer the runtime
+ * allocated, so its memory may be handed over (e.g. to a NumPy array)
+ * without a copy and written to; NULL otherwise (shared with a constant, a
+ * variable, a fed buffer or another handle). Ownership is unchanged. */
+TF_CAPI_EXPORT extern TF_Tensor* TF_TensorMaybeMove(TF_Tensor* tensor);
+
 /* Sets `to` to share `from`'s buffer with shape `new_dims`; fails with
  * TF_INVALID_ARGUMENT when element counts or types differ. */
 TF_CAPI_EXPORT extern void TF_TensorBitcastFrom(const TF_Tensor* from, TF_DataType type,
