@@ -1,15 +1,16 @@
 """Command line: ``python -m minitf {demo,run,inspect}``.
 
 * ``demo`` runs the seed programs, then the embedded frozen MLP on its 397 test digits, printing
-  accuracy and the largest absolute difference from TensorFlow's logits.
+    accuracy and the largest absolute difference from TensorFlow's logits.
 * ``run [GRAPH.pb] --feed NAME=FILE.npy ... --fetch NAME ...`` runs any binary GraphDef (default:
-  the embedded MLP, fed its test digits).
+    the embedded MLP, fed its test digits).
 * ``inspect GRAPH.pb`` lists a GraphDef's ops, its placeholders with dtypes and shapes, and the
-  outputs nothing consumes (the likely fetches).
+    outputs nothing consumes (the likely fetches).
 
 Everything goes through the public frontend (``tf.import_graph_def``, ``tf.Session``), hence
 through the SWIG module and the C API.
 """
+
 import argparse
 import collections
 import os
@@ -22,148 +23,153 @@ DEFAULT_GRAPH = os.path.join(DATA_DIR, "graph.pb")
 
 
 def _tf():
-  import minitf
-  return minitf.compat.v1
+    import minitf
+
+    return minitf.compat.v1
 
 
 def load_graph_def(path):
-  """Parses a binary GraphDef file into a ``tf.GraphDef`` message.
+    """Parses a binary GraphDef file into a ``tf.GraphDef`` message.
 
-  Raises:
-    OSError: the file cannot be read.
-    minitf.errors.InvalidArgumentError: the bytes are not a GraphDef.
-  """
-  tf = _tf()
-  with open(path, "rb") as f:
-    data = f.read()
-  graph_def = tf.GraphDef()
-  try:
-    graph_def.ParseFromString(data)
-  except Exception as e:  # protobuf's DecodeError
-    raise tf.errors.InvalidArgumentError(None, None, "%s is not a binary GraphDef: %s" % (path, e))
-  return graph_def
+    Raises:
+        OSError: the file cannot be read.
+        minitf.errors.InvalidArgumentError: the bytes are not a GraphDef.
+    """
+    tf = _tf()
+    with open(path, "rb") as f:
+        data = f.read()
+    graph_def = tf.GraphDef()
+    try:
+        graph_def.ParseFromString(data)
+    except Exception as e:  # protobuf's DecodeError
+        raise tf.errors.InvalidArgumentError(
+            None, None, "%s is not a binary GraphDef: %s" % (path, e)
+        )
+    return graph_def
 
 
 def _seed_programs(tf, out):
-  """Seed 000 segment 1 and the seed 004 program, exactly as written there."""
-  with tf.Graph().as_default():
-    a = tf.constant(3.0, dtype=tf.float32)
-    b = tf.constant(4.0)  # also tf.float32 implicitly
-    total = a + b
-    print(a, file=out)
-    print(b, file=out)
-    print(total, file=out)
-    with tf.Session() as sess:
-      result = sess.run(total)
-      print(result, type(result), type(total), file=out)
-  with tf.Graph().as_default():
-    a = tf.constant(15)
-    b = tf.constant(5)
-    prod = tf.multiply(a, b)
-    total = tf.add(a, b)
-    res = tf.divide(prod, total)
-    with tf.Session() as sess:
-      print(sess.run(res), file=out)
+    """Seed 000 segment 1 and the seed 004 program, exactly as written there."""
+    with tf.Graph().as_default():
+        a = tf.constant(3.0, dtype=tf.float32)
+        b = tf.constant(4.0)  # also tf.float32 implicitly
+        total = a + b
+        print(a, file=out)
+        print(b, file=out)
+        print(total, file=out)
+        with tf.Session() as sess:
+            result = sess.run(total)
+            print(result, type(result), type(total), file=out)
+    with tf.Graph().as_default():
+        a = tf.constant(15)
+        b = tf.constant(5)
+        prod = tf.multiply(a, b)
+        total = tf.add(a, b)
+        res = tf.divide(prod, total)
+        with tf.Session() as sess:
+            print(sess.run(res), file=out)
 
 
 def demo(out=sys.stdout):
-  """Runs the seed programs and the embedded digits MLP; returns a dict of results."""
-  tf = _tf()
-  print("== seed programs", file=out)
-  _seed_programs(tf, out)
-  print("== frozen digits MLP (%s)" % os.path.relpath(DEFAULT_GRAPH), file=out)
-  io = np.load(os.path.join(DATA_DIR, "io.npz"))
-  labels = np.load(os.path.join(DATA_DIR, "labels.npy"))
-  x = io["feed:x:0"]
-  graph_def = load_graph_def(DEFAULT_GRAPH)
-  with tf.Graph().as_default() as g:
-    tf.import_graph_def(graph_def, name="")
-    with tf.Session(graph=g) as sess:
-      logits, pred = sess.run(["logits:0", "pred:0"], feed_dict={"x:0": x})
-  accuracy = float(np.mean(pred == labels))
-  tf_accuracy = float(np.mean(io["fetch:pred:0"] == labels))
-  max_diff = float(np.max(np.abs(logits - io["fetch:logits:0"])))
-  print("digits: %d test samples" % len(x), file=out)
-  print("accuracy: minitf %.4f, TensorFlow %.4f" % (accuracy, tf_accuracy), file=out)
-  print("max |logits - TensorFlow logits|: %.3g" % max_diff, file=out)
-  print("predictions identical to TensorFlow's: %s" % bool(np.all(pred == io["fetch:pred:0"])),
-        file=out)
-  return {"accuracy": accuracy, "tf_accuracy": tf_accuracy, "max_diff": max_diff}
+    """Runs the seed programs and the embedded digits MLP; returns a dict of results."""
+    tf = _tf()
+    print("== seed programs", file=out)
+    _seed_programs(tf, out)
+    print("== frozen digits MLP (%s)" % os.path.relpath(DEFAULT_GRAPH), file=out)
+    io = np.load(os.path.join(DATA_DIR, "io.npz"))
+    labels = np.load(os.path.join(DATA_DIR, "labels.npy"))
+    x = io["feed:x:0"]
+    graph_def = load_graph_def(DEFAULT_GRAPH)
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session(graph=g) as sess:
+            logits, pred = sess.run(["logits:0", "pred:0"], feed_dict={"x:0": x})
+    accuracy = float(np.mean(pred == labels))
+    tf_accuracy = float(np.mean(io["fetch:pred:0"] == labels))
+    max_diff = float(np.max(np.abs(logits - io["fetch:logits:0"])))
+    print("digits: %d test samples" % len(x), file=out)
+    print("accuracy: minitf %.4f, TensorFlow %.4f" % (accuracy, tf_accuracy), file=out)
+    print("max |logits - TensorFlow logits|: %.3g" % max_diff, file=out)
+    print(
+        "predictions identical to TensorFlow's: %s" % bool(np.all(pred == io["fetch:pred:0"])),
+        file=out,
+    )
+    return {"accuracy": accuracy, "tf_accuracy": tf_accuracy, "max_diff": max_diff}
 
 
 def _parse_feed(spec):
-  name, sep, path = spec.partition("=")
-  if not sep:
-    raise SystemExit("--feed wants NAME=FILE.npy, got %r" % spec)
-  return name, np.load(path)
+    name, sep, path = spec.partition("=")
+    if not sep:
+        raise SystemExit("--feed wants NAME=FILE.npy, got %r" % spec)
+    return name, np.load(path)
 
 
 def run(graph_path, feeds, fetches, out=sys.stdout):
-  """Imports the GraphDef at graph_path, runs fetches with feeds; returns the fetched arrays."""
-  tf = _tf()
-  graph_def = load_graph_def(graph_path)
-  with tf.Graph().as_default() as g:
-    tf.import_graph_def(graph_def, name="")
-    with tf.Session(graph=g) as sess:
-      values = sess.run(list(fetches), feed_dict=dict(feeds))
-  np.set_printoptions(threshold=20, edgeitems=3)
-  for name, value in zip(fetches, values):
-    value = np.asarray(value)
-    print("%s: shape=%s dtype=%s" % (name, value.shape, value.dtype), file=out)
-    print(value, file=out)
-  return values
+    """Imports the GraphDef at graph_path, runs fetches with feeds; returns the fetched arrays."""
+    tf = _tf()
+    graph_def = load_graph_def(graph_path)
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(graph_def, name="")
+        with tf.Session(graph=g) as sess:
+            values = sess.run(list(fetches), feed_dict=dict(feeds))
+    np.set_printoptions(threshold=20, edgeitems=3)
+    for name, value in zip(fetches, values):
+        value = np.asarray(value)
+        print("%s: shape=%s dtype=%s" % (name, value.shape, value.dtype), file=out)
+        print(value, file=out)
+    return values
 
 
 def inspect(graph_path, out=sys.stdout):
-  """Prints ops by type, placeholders (dtype, shape) and unconsumed outputs of a GraphDef."""
-  tf = _tf()
-  graph_def = load_graph_def(graph_path)
-  with tf.Graph().as_default() as g:
-    tf.import_graph_def(graph_def, name="")
-  ops = g.get_operations()
-  counts = collections.Counter(op.type for op in ops)
-  print("%s: %d ops" % (graph_path, len(ops)), file=out)
-  for op_type, n in sorted(counts.items()):
-    print("  %-28s %d" % (op_type, n), file=out)
-  print("placeholders:", file=out)
-  for op in ops:
-    if op.type in ("Placeholder", "PlaceholderWithDefault"):
-      t = op.outputs[0]
-      print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
-  print("likely outputs:", file=out)
-  skip = {"Const", "NoOp", "Placeholder", "Assert", "VarHandleOp"}
-  for op in ops:
-    if op.type in skip:
-      continue
-    for t in op.outputs:
-      if not t.consumers():
-        print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
+    """Prints ops by type, placeholders (dtype, shape) and unconsumed outputs of a GraphDef."""
+    tf = _tf()
+    graph_def = load_graph_def(graph_path)
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(graph_def, name="")
+    ops = g.get_operations()
+    counts = collections.Counter(op.type for op in ops)
+    print("%s: %d ops" % (graph_path, len(ops)), file=out)
+    for op_type, n in sorted(counts.items()):
+        print("  %-28s %d" % (op_type, n), file=out)
+    print("placeholders:", file=out)
+    for op in ops:
+        if op.type in ("Placeholder", "PlaceholderWithDefault"):
+            t = op.outputs[0]
+            print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
+    print("likely outputs:", file=out)
+    skip = {"Const", "NoOp", "Placeholder", "Assert", "VarHandleOp"}
+    for op in ops:
+        if op.type in skip:
+            continue
+        for t in op.outputs:
+            if not t.consumers():
+                print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
 
 
 def main(argv=None):
-  parser = argparse.ArgumentParser(prog="python -m minitf", description=__doc__.split("\n\n")[0])
-  sub = parser.add_subparsers(dest="cmd", required=True)
-  sub.add_parser("demo", help="seed programs and the embedded digits MLP")
-  p_run = sub.add_parser("run", help="run a GraphDef")
-  p_run.add_argument("graph", nargs="?", help="binary GraphDef (default: embedded MLP)")
-  p_run.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy")
-  p_run.add_argument("--fetch", action="append", default=[], metavar="NAME")
-  p_ins = sub.add_parser("inspect", help="list a GraphDef's ops, inputs and outputs")
-  p_ins.add_argument("graph", nargs="?", default=DEFAULT_GRAPH)
-  args = parser.parse_args(argv)
-  if args.cmd == "demo":
-    result = demo()
-    ok = result["max_diff"] <= 1e-5 and result["accuracy"] == result["tf_accuracy"]
-    return 0 if ok else 1
-  if args.cmd == "inspect":
-    inspect(args.graph)
+    parser = argparse.ArgumentParser(prog="python -m minitf", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("demo", help="seed programs and the embedded digits MLP")
+    p_run = sub.add_parser("run", help="run a GraphDef")
+    p_run.add_argument("graph", nargs="?", help="binary GraphDef (default: embedded MLP)")
+    p_run.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy")
+    p_run.add_argument("--fetch", action="append", default=[], metavar="NAME")
+    p_ins = sub.add_parser("inspect", help="list a GraphDef's ops, inputs and outputs")
+    p_ins.add_argument("graph", nargs="?", default=DEFAULT_GRAPH)
+    args = parser.parse_args(argv)
+    if args.cmd == "demo":
+        result = demo()
+        ok = result["max_diff"] <= 1e-5 and result["accuracy"] == result["tf_accuracy"]
+        return 0 if ok else 1
+    if args.cmd == "inspect":
+        inspect(args.graph)
+        return 0
+    feeds = [_parse_feed(f) for f in args.feed]
+    graph = args.graph or DEFAULT_GRAPH
+    if args.graph is None and not feeds:
+        feeds = [("x:0", np.load(os.path.join(DATA_DIR, "io.npz"))["feed:x:0"])]
+    fetches = args.fetch or (["probs:0"] if args.graph is None else [])
+    if not fetches:
+        raise SystemExit("--fetch NAME is required with a GRAPH")
+    run(graph, feeds, fetches)
     return 0
-  feeds = [_parse_feed(f) for f in args.feed]
-  graph = args.graph or DEFAULT_GRAPH
-  if args.graph is None and not feeds:
-    feeds = [("x:0", np.load(os.path.join(DATA_DIR, "io.npz"))["feed:x:0"])]
-  fetches = args.fetch or (["probs:0"] if args.graph is None else [])
-  if not fetches:
-    raise SystemExit("--fetch NAME is required with a GRAPH")
-  run(graph, feeds, fetches)
-  return 0
