@@ -70,8 +70,9 @@ def _seed_programs(tf, out):
             print(sess.run(res), file=out)
 
 
-def demo(out=sys.stdout):
+def demo(out=None):
     """Runs the seed programs and the embedded digits MLP; returns a dict of results."""
+    out = out or sys.stdout
     tf = _tf()
     print("== seed programs", file=out)
     _seed_programs(tf, out)
@@ -104,8 +105,9 @@ def _parse_feed(spec):
     return name, np.load(path)
 
 
-def run(graph_path, feeds, fetches, out=sys.stdout):
+def run(graph_path, feeds, fetches, out=None):
     """Imports the GraphDef at graph_path, runs fetches with feeds; returns the fetched arrays."""
+    out = out or sys.stdout
     tf = _tf()
     graph_def = load_graph_def(graph_path)
     with tf.Graph().as_default() as g:
@@ -120,8 +122,9 @@ def run(graph_path, feeds, fetches, out=sys.stdout):
     return values
 
 
-def inspect(graph_path, out=sys.stdout):
+def inspect(graph_path, out=None):
     """Prints ops by type, placeholders (dtype, shape) and unconsumed outputs of a GraphDef."""
+    out = out or sys.stdout
     tf = _tf()
     graph_def = load_graph_def(graph_path)
     with tf.Graph().as_default() as g:
