@@ -1,11 +1,11 @@
-/* The one place that lists the op families. */
+/* The one place that lists the op families (see all_ops.h). */
 #include "runtime/kernels/all_ops.h"
 
+#include <stddef.h>
+
 void mt_register_all_ops(void) {
-  mt_register_array_ops();
-  mt_register_math_ops();
-  mt_register_reduction_ops();
-  mt_register_nn_ops();
-  mt_register_state_ops();
-  mt_register_control_flow_ops();
+#define MT_CALL_FAMILY(name) \
+  if (mt_register_##name##_ops != NULL) mt_register_##name##_ops();
+  MT_OP_FAMILIES(MT_CALL_FAMILY)
+#undef MT_CALL_FAMILY
 }

@@ -1,17 +1,36 @@
-/* Registration entry points of the op families in runtime/kernels/. The
- * registry calls mt_register_all_ops() once, on first use (it is not
- * thread-safe by itself; mt_registry_get serializes it). */
+/* Registration entry points of the op families in runtime/kernels/, one
+ * per file `<family>_ops.c`. The registry calls mt_register_all_ops() once,
+ * on first use (mt_registry_get serializes it). */
 #ifndef MINITF_RUNTIME_KERNELS_ALL_OPS_H_
 #define MINITF_RUNTIME_KERNELS_ALL_OPS_H_
 
-void mt_register_array_ops(void);        /* Const, Placeholder, Identity, Reshape, ... */
-void mt_register_math_ops(void);         /* elementwise arithmetic, Cast, MatMul */
-void mt_register_reduction_ops(void);    /* Sum, Mean, ArgMax */
-void mt_register_nn_ops(void);           /* BiasAdd, Relu, Softmax */
-void mt_register_state_ops(void);        /* resource variables */
-void mt_register_control_flow_ops(void); /* NoOp */
+/* Every op family, in registration order. A family's file defines
+ * `void mt_register_<family>_ops(void)`; the declarations are weak so a
+ * family can be listed here before its file lands (an absent family
+ * registers nothing). Adding a family = one X(...) entry + its file. */
+#define MT_OP_FAMILIES(X)                                                          \
+  X(array)        /* Const, Placeholder, Identity, Reshape, shapes, concat, ... */ \
+  X(indexing)     /* Slice, StridedSlice, Gather*, Scatter*, Pad*, OneHot, ... */  \
+  X(space)        /* SpaceToDepth, DepthToSpace, SpaceToBatchND, ... */            \
+  X(math)         /* elementwise binary ops, Cast, AddN, Select, MatMul */         \
+  X(unary)        /* elementwise unary ops */                                      \
+  X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
+  X(linalg)       /* BatchMatMul*, Einsum */                                       \
+  X(nn)           /* BiasAdd, activations, Softmax, batch norm, losses, TopK */    \
+  X(conv)         /* Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput */         \
+  X(pooling)      /* MaxPool, AvgPool, MaxPoolV2 */                                \
+  X(image)        /* ResizeBilinear, ResizeNearestNeighbor */                      \
+  X(random)       /* RandomUniform, RandomStandardNormal, ... */                   \
+  X(state)        /* resource variables */                                         \
+  X(control_flow) /* NoOp */                                                       \
+  X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
+  X(summary)      /* ScalarSummary, HistogramSummary, ... */
 
-/* Calls every mt_register_*_ops above. */
+#define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
+MT_OP_FAMILIES(MT_DECLARE_FAMILY)
+#undef MT_DECLARE_FAMILY
+
+/* Calls every mt_register_<family>_ops that is linked in. */
 void mt_register_all_ops(void);
 
 #endif
