@@ -461,6 +461,16 @@ static void gather_shape(mt_shape_ctx* ctx) {
     }
     return;
   }
+  if (axis < -(MT_MAX_DIMS + 1) || axis > MT_MAX_DIMS) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Invalid axis %lld for params of rank %d",
+                   (long long)axis, params->rank);
+    return;
+  }
+  if (batch_dims < -(MT_MAX_DIMS + 1) || batch_dims > MT_MAX_DIMS) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Invalid batch_dims %lld",
+                   (long long)batch_dims);
+    return;
+  }
   const int64_t need = axis < 0 ? -axis : axis + 1;
   if (need > MT_MAX_DIMS + 1 || !mt_shape_with_rank_at_least(ctx, 0, (int)need)) {
     if (mt_ok(ctx->status))
@@ -509,9 +519,10 @@ static void gather_kernel(mt_kernel_ctx* ctx) {
   const int pr = params->ndims, ir = indices->ndims;
   /* TensorFlow re-runs shape inference with the fed axis first: its words. */
   if (pr < 1 || axis < -pr || axis >= pr) {
+    const int64_t need = pr < 1 ? 1 : axis < 0 ? (axis < -INT64_MAX ? INT64_MAX : -axis)
+                                                : (axis == INT64_MAX ? INT64_MAX : axis + 1);
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Shape must be at least rank %lld but is rank %d",
-                   (long long)(pr < 1 ? 1 : axis < 0 ? -axis : axis + 1), pr);
+                   "Shape must be at least rank %lld but is rank %d", (long long)need, pr);
     return;
   }
   if (axis < 0) axis += pr;
@@ -907,12 +918,12 @@ static void one_hot_shape(mt_shape_ctx* ctx) {
     return;
   }
   const int nr = ind->rank + 1;
-  const int at = (int)((axis + nr) % nr);
   if (axis >= nr) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                    "Shape must be at least rank %lld but is rank %d", (long long)axis, ind->rank);
     return;
   }
+  const int at = (int)((axis + nr) % nr);
   mt_shape out = {.rank = nr};
   for (int d = 0, k = 0; d < nr; d++) out.dims[d] = d == at ? depth : ind->dims[k++];
   ctx->out[0] = out;
@@ -1040,6 +1051,22 @@ static void where_kernel(mt_kernel_ctx* ctx) {
 
 /* ---- Pad / PadV2 / MirrorPad ---- */
 
+/* dim + a + b for shape functions (-1 stays unknown); 0 + TensorFlow's
+ * overflow message when the sum does not fit. */
+static int dim_add2(TF_Status* st, int64_t dim, int64_t a, int64_t b, int64_t* out) {
+  if (dim < 0) {
+    *out = -1;
+    return 1;
+  }
+  if (a > INT64_MAX - dim || b > INT64_MAX - dim - a) {
+    mt_status_setf(st, TF_INVALID_ARGUMENT, "Dimension size overflow from adding %lld and %lld",
+                   (long long)dim, (long long)a);
+    return 0;
+  }
+  *out = dim + a + b;
+  return 1;
+}
+
 /* TensorFlow's PadShapeFn (Pad, PadV2). */
 static void pad_shape(mt_shape_ctx* ctx) {
   if (!mt_shape_with_rank(ctx, 1, 2)) return;
@@ -1074,7 +1101,7 @@ static void pad_shape(mt_shape_ctx* ctx) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Paddings must be non-negative");
       return;
     }
-    out.dims[d] = in->dims[d] < 0 ? -1 : in->dims[d] + p0 + p1;
+    if (!dim_add2(ctx->status, in->dims[d], p0, p1, &out.dims[d])) return;
   }
   ctx->out[0] = out;
 }
@@ -1194,7 +1221,9 @@ static void mirror_pad_shape(mt_shape_ctx* ctx) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Paddings must be non-negative");
       return;
     }
-    out.dims[d] = in->rank < 0 || in->dims[d] < 0 ? -1 : in->dims[d] + pads[2 * d] + pads[2 * d + 1];
+    if (!dim_add2(ctx->status, in->rank < 0 ? -1 : in->dims[d], pads[2 * d],
+                  pads[2 * d + 1], &out.dims[d]))
+      return;
   }
   ctx->out[0] = out;
 }

@@ -43,6 +43,17 @@ static int dim_subtract(mt_shape_ctx* ctx, int64_t x, int64_t y, int64_t* out) {
   return 1;
 }
 
+/* x * y for non-negative sizes; 0 + status when it overflows int64. */
+static int mul_ok(TF_Status* st, int64_t x, int64_t y, int64_t* out) {
+  if (y != 0 && x > INT64_MAX / y) {
+    mt_status_setf(st, TF_INVALID_ARGUMENT, "Dimension size overflow from multiplying %lld and %lld",
+                   (long long)x, (long long)y);
+    return 0;
+  }
+  *out = x * y;
+  return 1;
+}
+
 /* ---- SpaceToDepth / DepthToSpace ---- */
 
 /* Positions of H, W, C in the shape for a data_format; 0 for NCHW_VECT_C
@@ -70,15 +81,24 @@ static void depth_shape(mt_shape_ctx* ctx, int to_depth) {
     return;
   }
   const int64_t b = mt_op_attr_int(ctx->op, "block_size", 2);
+  int64_t bb;
+  if (b < 2 || !mul_ok(ctx->status, b, b, &bb)) {
+    if (mt_ok(ctx->status))
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "block_size must be > 1");
+    return;
+  }
   mt_shape out = *in;
   if (to_depth) {
     if (!dim_divide(ctx, in->dims[h], b, &out.dims[h])) return;
     if (!dim_divide(ctx, in->dims[w], b, &out.dims[w])) return;
-    out.dims[c] = in->dims[c] < 0 ? -1 : in->dims[c] * b * b;
+    if (in->dims[c] < 0) out.dims[c] = -1;
+    else if (!mul_ok(ctx->status, in->dims[c], bb, &out.dims[c])) return;
   } else {
-    out.dims[h] = in->dims[h] < 0 ? -1 : in->dims[h] * b;
-    out.dims[w] = in->dims[w] < 0 ? -1 : in->dims[w] * b;
-    if (!dim_divide(ctx, in->dims[c], b * b, &out.dims[c])) return;
+    if (in->dims[h] < 0) out.dims[h] = -1;
+    else if (!mul_ok(ctx->status, in->dims[h], b, &out.dims[h])) return;
+    if (in->dims[w] < 0) out.dims[w] = -1;
+    else if (!mul_ok(ctx->status, in->dims[w], b, &out.dims[w])) return;
+    if (!dim_divide(ctx, in->dims[c], bb, &out.dims[c])) return;
   }
   ctx->out[0] = out;
 }
@@ -104,7 +124,7 @@ static int depth_checks(mt_kernel_ctx* ctx, int64_t* b) {
     return 0;
   }
   *b = mt_op_attr_int(ctx->op, "block_size", 2);
-  if (*b < 2) {
+  if (*b < 2 || *b > ((int64_t)1 << 31)) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Block size should be > 1, but was: %lld",
                    (long long)*b);
     return 0;
@@ -123,7 +143,9 @@ static void space_to_depth_kernel(mt_kernel_ctx* ctx) {
                    (long long)w, (long long)h, (long long)b);
     return;
   }
-  const int64_t oh = h / b, ow = w / b, oc = c * b * b;
+  int64_t oc;
+  if (!mul_ok(ctx->status, c, b * b, &oc)) return;
+  const int64_t oh = h / b, ow = w / b;
   const int64_t odims[4] = {n, oh, ow, oc};
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, in->dtype, odims, 4);
   if (!out || mt_tensor_nelems(out) == 0) return;
@@ -148,7 +170,9 @@ static void depth_to_space_kernel(mt_kernel_ctx* ctx) {
                    (long long)(b * b));
     return;
   }
-  const int64_t oh = h * b, ow = w * b, oc = c / (b * b);
+  int64_t oh, ow;
+  if (!mul_ok(ctx->status, h, b, &oh) || !mul_ok(ctx->status, w, b, &ow)) return;
+  const int64_t oc = c / (b * b);
   const int64_t odims[4] = {n, oh, ow, oc};
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, in->dtype, odims, 4);
   if (!out || mt_tensor_nelems(out) == 0) return;
@@ -213,7 +237,9 @@ static void space_batch_shape(mt_shape_ctx* ctx, int to_batch) {
         mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "block_shape must be positive");
         return;
       }
-      if (to_batch) batch = batch < 0 ? -1 : batch * block[d];
+      if (to_batch) {
+        if (batch >= 0 && !mul_ok(ctx->status, batch, block[d], &batch)) return;
+      }
       else if (!dim_divide(ctx, batch, block[d], &batch)) return;
     }
   } else if (m > 0) {
@@ -230,11 +256,16 @@ static void space_batch_shape(mt_shape_ctx* ctx, int to_batch) {
       }
       if (!have_block) continue;
       const int64_t x = in->rank >= 0 ? in->dims[1 + d] : -1;
+      if (p0 > INT64_MAX / 4 || p1 > INT64_MAX / 4 || (x >= 0 && x > INT64_MAX / 2 - p0 - p1)) {
+        mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Dimension size overflow");
+        return;
+      }
       if (to_batch) {
         if (!dim_divide(ctx, x < 0 ? -1 : x + p0 + p1, block[d], &out.dims[1 + d])) return;
       } else {
-        int64_t y;
-        if (!dim_subtract(ctx, x < 0 ? -1 : x * block[d], p0, &y)) return;
+        int64_t y = -1;
+        if (x >= 0 && !mul_ok(ctx->status, x, block[d], &y)) return;
+        if (!dim_subtract(ctx, y, p0, &y)) return;
         if (!dim_subtract(ctx, y, p1, &out.dims[1 + d])) return;
       }
     }
@@ -280,6 +311,12 @@ static int space_batch_args(mt_kernel_ctx* ctx, int to_batch, int64_t* block, in
   mt_tensor_ints(bt, block, MT_MAX_DIMS);
   mt_tensor_ints(pt, pads, 2 * MT_MAX_DIMS);
   for (int d = 0; d < m; d++) {
+    if (pads[2 * d] > INT64_MAX / 4 || pads[2 * d + 1] > INT64_MAX / 4) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s too large: %lld %lld",
+                     to_batch ? "Paddings" : "Crops", (long long)pads[2 * d],
+                     (long long)pads[2 * d + 1]);
+      return -1;
+    }
     if (pads[2 * d] < 0 || pads[2 * d + 1] < 0) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                      to_batch ? "Paddings must be non-negative" : "Crops must be non-negative");
@@ -393,7 +430,9 @@ static void batch_to_space_kernel(mt_kernel_ctx* ctx) {
   }
   odims[0] = in->dims[0] / prod;
   for (int d = 0; d < m; d++) {
-    const int64_t cropped = in->dims[1 + d] * block[d] - crops[2 * d] - crops[2 * d + 1];
+    int64_t full;
+    if (!mul_ok(ctx->status, in->dims[1 + d], block[d], &full)) return;
+    const int64_t cropped = full - crops[2 * d] - crops[2 * d + 1];
     if (cropped < 0) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "cropped_shape[%d]=%lld must be non-negative",
                      d, (long long)cropped);
