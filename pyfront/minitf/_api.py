@@ -16,6 +16,7 @@ from minitf.framework.dtypes import (  # noqa: F401
     half, int8, int16, int32, int64, qint8, qint16, qint32, quint8, quint16, resource, string,
     uint8, uint16, uint32, uint64, variant)
 from minitf.framework.importer import import_graph_def  # noqa: F401
+from minitf.framework.random_seed import get_seed, set_random_seed  # noqa: F401
 from minitf.framework.ops import (  # noqa: F401
     Graph, GraphKeys, Operation, Tensor, add_to_collection, control_dependencies,
     convert_to_tensor, device, get_collection, get_collection_ref, get_default_graph,

@@ -137,6 +137,11 @@ class Tensor:
     # Operators (tensor_math_operator_overrides): defined in minitf.ops.math_ops.
 
 
+class SymbolicTensor(Tensor):
+    """The class of graph tensors (TensorFlow's SymbolicTensor): what
+    `type(t).__name__` reports in TensorFlow's error messages."""
+
+
 class Operation:
     """A node of the graph (tf.Operation), wrapping a TF_Operation*.
 
@@ -151,7 +156,7 @@ class Operation:
         self._name = c_api.TF_OperationName(c_op)
         self._type = c_api.TF_OperationOpType(c_op)
         n = c_api.TF_OperationNumOutputs(c_op)
-        self._outputs = [Tensor(self, i, dtypes.as_dtype(c_api.TF_OperationOutputType((c_op, i))))
+        self._outputs = [SymbolicTensor(self, i, dtypes.as_dtype(c_api.TF_OperationOutputType((c_op, i))))
                          for i in range(n)]
         self._id = graph._next_id()
 
@@ -253,7 +258,7 @@ def _attr_value_to_python(x):
 
 
 class GraphKeys:
-    """Standard collection names (tf.GraphKeys)."""
+    """Standard collection names (tf.GraphKeys), with TensorFlow's values."""
 
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
@@ -273,10 +278,27 @@ class GraphKeys:
     ACTIVATIONS = "activations"
     UPDATE_OPS = "update_ops"
     LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
     INIT_OP = "init_op"
     LOCAL_INIT_OP = "local_init_op"
     READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
     GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+    _SUMMARY_COLLECTION = "_SUMMARY_V2"
+    _VARIABLE_COLLECTIONS = [
+        GLOBAL_VARIABLES, LOCAL_VARIABLES, METRIC_VARIABLES, MODEL_VARIABLES,
+        TRAINABLE_VARIABLES, MOVING_AVERAGE_VARIABLES, CONCATENATED_VARIABLES,
+        TRAINABLE_RESOURCE_VARIABLES,
+    ]
+    _STREAMING_MODEL_PORTS = "streaming_model_ports"
     VARIABLES = GLOBAL_VARIABLES
 
 
@@ -416,6 +438,9 @@ class Graph:
             name = name[:-1]
         else:
             name = self.unique_name(name)
+        if not _VALID_OP_NAME_REGEX.match(name):
+            raise ValueError("`%s` is not a valid node name. Accepted names conform to Regex /%r/"
+                             % (name, _VALID_OP_NAME_REGEX))
         if op_def is None:
             op_def = op_def_library.get_op_def(op_type)
         return op_def_library.create_c_op(self, op_def, name, inputs, attrs or {})
@@ -515,16 +540,22 @@ class Graph:
 
         Yields the scope string ending in "/". A name ending in "/" is used
         as is (re-entering a scope); "" or None returns to the top level.
-        Other names are made unique ("foo", "foo_1").
+        Other names are made unique ("foo", "foo_1"). ValueError with
+        TensorFlow's message for names outside the allowed characters (a root
+        scope may not start with "_", "-", "/" or "\\").
         """
         if name:
             if isinstance(name, bytes):
                 name = name.decode()
             if self._name_stack:
                 if not _VALID_SCOPE_NAME_REGEX.match(name):
-                    raise ValueError("'%s' is not a valid scope name" % name)
+                    raise ValueError("'%s' is not a valid scope name. A scope name has to match "
+                                     "the following pattern: %s" %
+                                     (name, _VALID_SCOPE_NAME_REGEX.pattern))
             elif not _VALID_OP_NAME_REGEX.match(name):
-                raise ValueError("'%s' is not a valid scope name" % name)
+                raise ValueError("'%s' is not a valid root scope name. A root scope name has to "
+                                 "match the following pattern: %s" %
+                                 (name, _VALID_OP_NAME_REGEX.pattern))
         old_stack = self._name_stack
         if not name:
             new_stack = ""
@@ -554,8 +585,10 @@ class Graph:
             types_str = "Tensor or Operation"
         elif allow_tensor:
             types_str = "Tensor"
-        else:
+        elif allow_operation:
             types_str = "Operation"
+        else:
+            raise ValueError("allow_tensor and allow_operation can't both be False.")
         conv = getattr(obj, "_as_graph_element", None)
         if conv is not None and callable(conv) and not isinstance(obj, (Tensor, Operation)):
             obj = conv()
@@ -635,6 +668,8 @@ class Graph:
         TensorShapeProto), as TensorFlow does.
         """
         gd = graph_pb2.GraphDef.FromString(c_api.TF_GraphToGraphDef(self._c_graph))
+        # TensorFlow's graphs carry TF_GRAPH_DEF_VERSION_MIN_CONSUMER = 0 (left out).
+        gd.versions.min_consumer = 0
         if add_shapes:
             for node in gd.node:
                 op = self.get_operation_by_name(node.name)
@@ -646,29 +681,54 @@ class Graph:
     # -- collections ------------------------------------------------------
 
     def add_to_collection(self, name, value):
-        self._collections.setdefault(name, []).append(value)
+        """Appends `value` to collection `name` (RuntimeError once finalized)."""
+        self._check_not_finalized()
+        with self._lock:
+            self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
+        """Adds `value` to each collection of `names` (a string or an
+        iterable; duplicates are added once)."""
         names = (names,) if isinstance(names, str) else set(names)
         for n in names:
             self.add_to_collection(n, value)
 
     def get_collection_ref(self, name):
-        return self._collections.setdefault(name, [])
+        """The list stored as collection `name` itself (created empty when
+        missing); changes to it change the collection."""
+        with self._lock:
+            return self._collections.setdefault(name, [])
 
     def get_collection(self, name, scope=None):
-        coll = self._collections.get(name, [])
-        if scope is None:
-            return list(coll)
-        regex = re.compile(scope)
-        return [item for item in coll
-                if getattr(item, "name", None) is not None and regex.match(item.name)]
+        """A copy of collection `name` ([] when missing). With `scope`, only
+        items whose `name` attribute matches re.match(scope); items without a
+        name are dropped."""
+        with self._lock:
+            coll = self._collections.get(name)
+            if coll is None:
+                return []
+            if scope is None:
+                return list(coll)
+            regex = re.compile(scope)
+            out = []
+            for item in coll:
+                try:
+                    if regex.match(item.name):
+                        out.append(item)
+                except AttributeError:
+                    pass
+            return out
 
     def get_all_collection_keys(self):
-        return [k for k, v in self._collections.items() if isinstance(v, list)]
+        """The names (string keys only) of the collections in this graph."""
+        with self._lock:
+            return [k for k in self._collections if isinstance(k, str)]
 
     def clear_collection(self, name):
-        self._collections.pop(name, None)
+        """Removes collection `name` (no error when it does not exist)."""
+        self._check_not_finalized()
+        with self._lock:
+            self._collections.pop(name, None)
 
     # -- default graph ----------------------------------------------------
 
