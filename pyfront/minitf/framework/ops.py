@@ -123,12 +123,30 @@ class Tensor:
     def __ne__(self, other):
         return self is not other
 
+    def _disallow(self, task):
+        raise errors.OperatorNotAllowedInGraphError(
+            task + " is not allowed. You can attempt the following resolutions to the problem: "
+            "If you are running in Graph mode, use Eager execution mode or decorate this "
+            "function with @tf.function. If you are using AutoGraph, you can try decorating this "
+            "function with @tf.function. If that does not work, then you may be using an "
+            "unsupported feature or your source code may not be visible to AutoGraph. See "
+            "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
+            "g3doc/reference/limitations.md#access-to-source-code for more information.")
+
     def __bool__(self):
-        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed. Use "
-                        "`if t is not None:` instead of `if t:` to test if a tensor is defined.")
+        """OperatorNotAllowedInGraphError (a TypeError), as TensorFlow 2.21 graph mode."""
+        self._disallow("Using a symbolic `tf.Tensor` as a Python `bool`")
 
     def __iter__(self):
-        raise TypeError("Tensor objects are only iterable when eager execution is enabled.")
+        """OperatorNotAllowedInGraphError (a TypeError): TensorFlow 2.21 does
+        not iterate symbolic tensors, even of known first dimension."""
+        self._disallow("Iterating over a symbolic `tf.Tensor`")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            "Cannot convert a symbolic tf.Tensor (%s) to a numpy array. This error may indicate "
+            "that you're trying to pass a Tensor to a NumPy call, which is not supported." %
+            self.name)
 
     def __len__(self):
         raise TypeError("len is not well defined for a symbolic Tensor (%s). Please call "
