@@ -82,11 +82,25 @@ class Tensor:
         return self.shape.rank
 
     def set_shape(self, shape):
-        """Refines the static shape; ValueError if incompatible with the known one."""
+        """Refines the static shape by merging `shape` into it.
+
+        ValueError with TensorFlow's shape-inference messages ("Shapes must be
+        equal rank, but are 2 and 3", "Dimension 0 in both shapes must be
+        equal, but are 2 and 3. Shapes are [2,3] and [3,3].") on conflicts.
+        """
         shape = tensor_shape.as_shape(shape)
-        if not self.shape.is_compatible_with(shape):
-            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s" %
-                             (self.shape, shape))
+        mine = self.shape
+        if mine.rank is not None and shape.rank is not None:
+            if mine.rank != shape.rank:
+                raise ValueError("Shapes must be equal rank, but are %d and %d" %
+                                 (mine.rank, shape.rank))
+            a, b = mine.as_list(), shape.as_list()
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x is not None and y is not None and x != y:
+                    def fmt(dims):
+                        return "[%s]" % ",".join("?" if d is None else str(d) for d in dims)
+                    raise ValueError("Dimension %d in both shapes must be equal, but are %d and "
+                                     "%d. Shapes are %s and %s." % (i, x, y, fmt(a), fmt(b)))
         try:
             c_api.TF_GraphSetTensorShape(self.graph._c_graph, self._as_tf_output(),
                                          shape._as_c_dims())
@@ -177,6 +191,7 @@ class Operation:
         self._outputs = [SymbolicTensor(self, i, dtypes.as_dtype(c_api.TF_OperationOutputType((c_op, i))))
                          for i in range(n)]
         self._id = graph._next_id()
+        self._traceback = _capture_stack()
 
     @property
     def name(self):
@@ -203,9 +218,39 @@ class Operation:
 
     @property
     def inputs(self):
-        """The data inputs (Tensors), in order."""
+        """The data inputs (a tuple of Tensors, in order), as TensorFlow 2.21."""
         g = self._graph
-        return [g._op_from_c(p)._outputs[i] for p, i in c_api.MT_OperationAllInputs(self._c_op)]
+        return tuple(g._op_from_c(p)._outputs[i]
+                     for p, i in c_api.MT_OperationAllInputs(self._c_op))
+
+    @property
+    def traceback(self):
+        """Where this operation was created: a list of (filename, lineno,
+        function name, source line) frames, outermost first, with the
+        frames inside minitf itself left out."""
+        import linecache
+        return [(f, n, fn, linecache.getline(f, n).strip()) for f, n, fn in self._traceback]
+
+    def _set_attr(self, attr_name, attr_value):
+        """Replaces attr `attr_name` with `attr_value` (an AttrValue proto)."""
+        c_api.MT_SetAttr(self._graph._c_graph, self._c_op, attr_name,
+                         attr_value.SerializeToString())
+
+    def _set_device(self, device):
+        """Sets the requested device (a string or DeviceSpec)."""
+        c_api.MT_SetRequestedDevice(self._graph._c_graph, self._c_op,
+                                    _device_string(device))
+
+    def _add_control_input(self, op):
+        """Makes `op` (an Operation) run before this one."""
+        if not isinstance(op, Operation):
+            raise RuntimeError("Expected a PyOperation got %s" % (op,))
+        c_api.MT_AddControlInput(self._graph._c_graph, self._c_op, op._c_op)
+
+    def _add_control_inputs(self, ops):
+        """Makes every Operation of `ops` run before this one."""
+        for op in ops:
+            self._add_control_input(op)
 
     @property
     def num_inputs(self):
@@ -256,6 +301,32 @@ class Operation:
 
     def __str__(self):
         return str(self.node_def)
+
+
+_MINITF_DIR = __file__.rsplit("/", 2)[0] + "/"
+
+
+def _capture_stack():
+    """(filename, lineno, function) of the caller frames outside minitf,
+    outermost first; source lines are read only when asked for."""
+    import sys
+    frames = []
+    f = sys._getframe(2)
+    while f is not None:
+        code = f.f_code
+        if not code.co_filename.startswith(_MINITF_DIR):
+            frames.append((code.co_filename, f.f_lineno, code.co_name))
+        f = f.f_back
+    frames.reverse()
+    return frames
+
+
+def _device_string(device):
+    if device is None:
+        return ""
+    if hasattr(device, "to_string"):
+        return device.to_string()
+    return device
 
 
 def _attr_value_to_python(x):
