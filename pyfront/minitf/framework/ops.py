@@ -294,7 +294,14 @@ class Operation:
         _run_using_default_session(self, feed_dict, self._graph, session)
 
     def colocation_groups(self):
-        return [b"loc:@" + self._name.encode()]
+        """The "loc:@<op>" groups of the `_class` attr, or [b"loc:@<own name>"]."""
+        default = [b"loc:@" + self._name.encode()]
+        try:
+            class_attr = self.get_attr("_class")
+        except ValueError:
+            return default
+        groups = [c for c in class_attr if c.startswith(b"loc:@")]
+        return groups if groups else default
 
     def __repr__(self):
         return "<tf.Operation '%s' type=%s>" % (self._name, self._type)
@@ -319,6 +326,23 @@ def _capture_stack():
         f = f.f_back
     frames.reverse()
     return frames
+
+
+def _op_to_colocate_with(v, graph):
+    """The Operation to colocate with for an Operation, Tensor or variable."""
+    if v is None:
+        return None
+    if isinstance(v, Operation):
+        return v
+    if isinstance(v, Tensor):
+        return v.op
+    handle = getattr(v, "handle", None)
+    if isinstance(handle, Tensor):
+        return handle.op
+    if hasattr(v, "_as_graph_element"):
+        el = v._as_graph_element()
+        return el.op if isinstance(el, Tensor) else el
+    return convert_to_tensor(v, as_ref=True).op
 
 
 def _device_string(device):
@@ -435,7 +459,12 @@ class Graph:
         self._name_stack = ""
         self._collections = {}
         self._control_dependencies_stack = []
-        self._device_stack = []
+        self._device_function_stack = []
+        self._colocation_stack = []
+        self._container = ""
+        self._gradient_override_map = {}
+        self._attr_scope_map = {}
+        self._op_to_kernel_label_map = {}
         self._finalized = False
         self._last_id = 0
         self._building_function = False
@@ -536,6 +565,7 @@ class Graph:
 
     def _record_op(self, c_op, input_ops):
         op = self._op_from_c(c_op)
+        self._apply_op_scopes(op)
         for controller in self._control_dependencies_stack:
             controller.add_op(op)
         return op
@@ -565,39 +595,205 @@ class Graph:
         for c in control_inputs:
             if hasattr(c, "_as_graph_element") and not isinstance(c, (Tensor, Operation)):
                 c = c._as_graph_element()
+            c = self.as_graph_element(c)
             if isinstance(c, Tensor):
                 c = c.op
-            if not isinstance(c, Operation):
-                raise TypeError("Control input must be Operation or Tensor: %s" % (c,))
-            if c.graph is not self:
-                raise ValueError("Control input %s is not an element of this graph." % c.name)
             if c not in current and c not in ops:
                 ops.append(c)
         return _ControlDependenciesController(self, ops)
 
     @contextlib.contextmanager
     def device(self, device_name_or_function):
-        """Context manager: the requested device of ops created inside."""
-        self._device_stack.append(device_name_or_function)
+        """Context manager for the device of ops created inside (tf.Graph.device).
+
+        A string (or DeviceSpec) is merged under the enclosing ones: fields it
+        sets win, the others come from outside ("/job:w/task:1" then "/gpu:1"
+        gives "/job:w/task:1/device:GPU:1"). "" changes nothing; None clears
+        every enclosing device. A function is called with the new Operation
+        and its result (a string) is used as is. ValueError for malformed
+        device strings.
+        """
+        from minitf.framework import device as pydev
+        d = device_name_or_function
+        if d is None:
+            entry = (None, None)
+        elif callable(d):
+            entry = ("function", d)
+        else:
+            if isinstance(d, bytes):
+                d = d.decode()
+            spec = d if isinstance(d, pydev.DeviceSpecV1) else pydev.DeviceSpecV1.from_string(d)
+            entry = ("null", None) if not spec.to_string() else ("merge", spec)
+        self._device_function_stack.append(entry)
         try:
             yield
         finally:
-            self._device_stack.pop()
+            self._device_function_stack.pop()
 
     def _current_device(self, op_type=None):
-        dev = ""
-        for d in self._device_stack:
-            if d is None:
-                dev = ""
-            elif callable(d):
-                dev = d(None) or ""
+        """Kept for callers that set a device before the op exists: devices
+        are applied after creation (_apply_device_functions)."""
+        return ""
+
+    def _apply_device_functions(self, op):
+        """Sets op's device from the device stack, innermost first, as TF."""
+        from minitf.framework import device as pydev
+        current = None
+        for kind, value in reversed(self._device_function_stack):
+            if kind == "null":
+                continue
+            if kind is None:
+                break
+            if kind == "function":
+                result = value(op)
+                current = _device_string(result)
             else:
-                dev = d
-        return dev
+                base = pydev.DeviceSpecV1.from_string(current or "")
+                current = value.make_merged_spec(base).to_string()
+        if current:
+            op._set_device(current)
 
     @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
-        yield
+        """Ops created inside are colocated with `op` (an Operation, Tensor or
+        variable): they get the `_class` attr ["loc:@<op name>", ...] and
+        op's device, whatever the device scope. ignore_existing=True drops
+        the enclosing colocations; op=None with ignore_existing=True clears
+        them. ValueError "Trying to reset colocation (op is None) but
+        ignore_existing is not True" otherwise.
+        """
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is "
+                             "not True")
+        op = _op_to_colocate_with(op, self)
+        saved_devices = self._device_function_stack
+        self._device_function_stack = []
+        saved_coloc = None
+        if ignore_existing:
+            saved_coloc = self._colocation_stack
+            self._colocation_stack = []
+        if op is not None:
+            self._colocation_stack.append(op)
+        try:
+            yield
+        finally:
+            self._device_function_stack = saved_devices
+            if op is not None:
+                self._colocation_stack.pop()
+            if ignore_existing:
+                self._colocation_stack = saved_coloc
+
+    @contextlib.contextmanager
+    def container(self, container_name):
+        """Stateful ops created inside (variables, queues) use resource
+        container `container_name` ("" is the default container)."""
+        original = self._container
+        self._container = container_name
+        try:
+            yield self._container
+        finally:
+            self._container = original
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops whose type is a key of `op_type_map` get the attr
+        `_gradient_op_type` = the mapped name: tf.gradients then uses the
+        gradient registered under that name. TypeError unless str -> str."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = {}
+        for op_type, mapped in op_type_map.items():
+            if not (isinstance(op_type, str) and isinstance(mapped, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+            saved[op_type] = self._gradient_override_map.get(op_type)
+            self._gradient_override_map[op_type] = mapped
+        try:
+            yield
+        finally:
+            for op_type, old in saved.items():
+                if old is None:
+                    del self._gradient_override_map[op_type]
+                else:
+                    self._gradient_override_map[op_type] = old
+
+    @contextlib.contextmanager
+    def _attr_scope(self, attr_map):
+        """Ops created inside get the extra attrs of `attr_map` ({name:
+        AttrValue, or callable(node_def) -> AttrValue or None, or None})."""
+        if not isinstance(attr_map, dict):
+            raise TypeError("attr_map must be a dictionary mapping strings to AttrValue "
+                            "protocol buffers or callables that emit AttrValue protocol buffers")
+        saved = {}
+        for name, attr in attr_map.items():
+            if not (isinstance(name, str) and (isinstance(attr, (type(None),
+                                                                 attr_value_pb2.AttrValue))
+                                               or callable(attr))):
+                raise TypeError("attr_map must be a dictionary mapping strings to AttrValue "
+                                "protocol buffers or callables that emit AttrValue protocol "
+                                "buffers")
+            saved[name] = self._attr_scope_map.get(name)
+            self._attr_scope_map[name] = attr
+        try:
+            yield
+        finally:
+            for name, old in saved.items():
+                if old is None:
+                    self._attr_scope_map.pop(name, None)
+                else:
+                    self._attr_scope_map[name] = old
+
+    @contextlib.contextmanager
+    def _kernel_label_map(self, op_to_kernel_label_map):
+        """Ops of the mapped types get the attr `_kernel` = the label."""
+        if not isinstance(op_to_kernel_label_map, dict):
+            raise TypeError("op_to_kernel_label_map must be a dictionary mapping strings to "
+                            "strings")
+        saved = {}
+        for op_type, label in op_to_kernel_label_map.items():
+            if not (isinstance(op_type, str) and isinstance(label, str)):
+                raise TypeError("op_to_kernel_label_map must be a dictionary mapping strings "
+                                "to strings")
+            saved[op_type] = self._op_to_kernel_label_map.get(op_type)
+            self._op_to_kernel_label_map[op_type] = label
+        try:
+            yield
+        finally:
+            for op_type, old in saved.items():
+                if old is None:
+                    del self._op_to_kernel_label_map[op_type]
+                else:
+                    self._op_to_kernel_label_map[op_type] = old
+
+    def _apply_op_scopes(self, op):
+        """Attrs and device from the enclosing scopes, for a new op (TF's
+        _create_op_helper order: attr scopes, kernel label, gradient
+        override, device functions, colocation)."""
+        for key, value in self._attr_scope_map.items():
+            if callable(value):
+                value = value(op.node_def)
+                if not isinstance(value, (type(None), attr_value_pb2.AttrValue)):
+                    raise TypeError("Callable for scope map key '%s' must return either None "
+                                    "or an AttrValue protocol buffer; but it returned: %s" %
+                                    (key, value))
+            if value:
+                op._set_attr(key, value)
+        label = self._op_to_kernel_label_map.get(op.type)
+        if label is not None:
+            op._set_attr("_kernel", attr_value_pb2.AttrValue(s=label.encode()))
+        mapped = self._gradient_override_map.get(op.type)
+        if mapped is not None:
+            op._set_attr("_gradient_op_type", attr_value_pb2.AttrValue(s=mapped.encode()))
+        self._apply_device_functions(op)
+        if self._colocation_stack:
+            groups = []
+            device_set = False
+            for coloc in reversed(self._colocation_stack):
+                groups.extend(coloc.colocation_groups())
+                if coloc.device and not device_set:
+                    op._set_device(coloc.device)
+                    device_set = True
+            op._set_attr("_class", attr_value_pb2.AttrValue(
+                list=attr_value_pb2.AttrValue.ListValue(s=sorted(set(groups)))))
 
     # -- names ------------------------------------------------------------
 
@@ -913,8 +1109,29 @@ def device(device_name):
     return get_default_graph().device(device_name)
 
 
+def container(container_name):
+    """tf.compat.v1.container on the default graph."""
+    return get_default_graph().container(container_name)
+
+
+def colocate_with(op, ignore_existing=False):
+    """tf.compat.v1.colocate_with on the default graph."""
+    return get_default_graph().colocate_with(op, ignore_existing)
+
+
 def add_to_collection(name, value):
+    """tf.compat.v1.add_to_collection on the default graph."""
     get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    """tf.compat.v1.add_to_collections on the default graph."""
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_all_collection_keys():
+    """tf.compat.v1.get_all_collection_keys of the default graph."""
+    return get_default_graph().get_all_collection_keys()
 
 
 def get_collection(key, scope=None):
