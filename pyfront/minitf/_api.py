@@ -1,5 +1,5 @@
 """The public TF1 API, shared by `minitf` and `minitf.compat.v1`."""
-from minitf import errors, nn, raw_ops  # noqa: F401
+from minitf import errors, image, linalg, math, nn, random, raw_ops  # noqa: F401
 from minitf.client.session import InteractiveSession, Session  # noqa: F401
 from minitf.core.framework.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
 from minitf.core.framework.graph_pb2 import GraphDef  # noqa: F401
@@ -37,6 +37,24 @@ from minitf.ops.math_ops import (  # noqa: F401
 from minitf.ops.variables import (  # noqa: F401
     Variable, global_variables, global_variables_initializer, local_variables,
     local_variables_initializer, trainable_variables, variables_initializer)
+
+# Sections per op family / area: each adds its exports in its own section only.
+
+# --- elementwise (math_ops / unary) ---
+
+# --- reductions and linalg ---
+
+# --- nn / conv / pooling / image ---
+
+# --- array / shape ---
+
+# --- indexing / slicing / space ---
+
+# --- random ---
+
+# --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+
+# --- boundaries (TensorProto, DLPack, summaries) ---
 
 __version__ = "2.21.0-minitf"
 
