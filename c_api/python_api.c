@@ -43,6 +43,7 @@ void MT_AddControlInput(TF_Graph* graph, TF_Operation* op, TF_Operation* input,
   if (ok) {
     op->control_inputs[op->ncontrol_inputs++] = input;
     input->control_outputs[input->ncontrol_outputs++] = op;
+    graph->mutations++; /* cached plans no longer see every dependency */
   }
   pthread_mutex_unlock(&graph->mu);
   if (ok)

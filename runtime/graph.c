@@ -878,6 +878,7 @@ void mt_graph_truncate(TF_Graph* g, int n) {
     free_op(op);
   }
   if (g->hcap) index_rebuild(g);
+  g->mutations++;
   pthread_mutex_unlock(&g->mu);
 }
 

@@ -57,6 +57,9 @@ struct TF_Graph {
   /* open-addressing hash: name -> op */
   int hcap;
   TF_Operation** htab;
+  /* Bumped (under mu) when an existing op changes in a way plans depend on
+   * (control inputs added, ops removed); part of every plan's cache key. */
+  int mutations;
   int nsessions;        /* live sessions referring to the graph */
   int delete_requested; /* TF_DeleteGraph called while sessions live */
 };

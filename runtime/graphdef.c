@@ -833,7 +833,7 @@ void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
   }
   mt_pb_writer v = mt_pb_writer_make();
   mt_pb_put_int64_field(&v, 1, MT_GRAPH_DEF_PRODUCER);
-  mt_pb_put_int64_field(&v, 2, MT_GRAPH_DEF_MIN_CONSUMER);
+  if (MT_GRAPH_DEF_MIN_CONSUMER) mt_pb_put_int64_field(&v, 2, MT_GRAPH_DEF_MIN_CONSUMER);
   mt_pb_put_message(w, 4, &v);
 }
 

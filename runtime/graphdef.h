@@ -20,10 +20,11 @@
 
 /* VersionDef we write: producer is what TensorFlow 2.21 writes
  * (TF_GRAPH_DEF_VERSION, read from the fixtures), min_consumer is
- * TensorFlow's TF_GRAPH_DEF_VERSION_MIN_CONSUMER. We accept GraphDefs whose
- * min_consumer is at most our producer version. */
+ * TensorFlow's TF_GRAPH_DEF_VERSION_MIN_CONSUMER (0, so left out of the
+ * bytes as proto3 does). We accept GraphDefs whose min_consumer is at most
+ * our producer version. */
 #define MT_GRAPH_DEF_PRODUCER 2474
-#define MT_GRAPH_DEF_MIN_CONSUMER 12
+#define MT_GRAPH_DEF_MIN_CONSUMER 0
 
 /* A TensorProto given by one value repeated over a large shape (TF's
  * "repeat the last value" rule) could ask for any size from a few bytes of

@@ -953,8 +953,6 @@ class Graph:
         TensorShapeProto), as TensorFlow does.
         """
         gd = graph_pb2.GraphDef.FromString(c_api.TF_GraphToGraphDef(self._c_graph))
-        # TensorFlow's graphs carry TF_GRAPH_DEF_VERSION_MIN_CONSUMER = 0 (left out).
-        gd.versions.min_consumer = 0
         if add_shapes:
             for node in gd.node:
                 op = self.get_operation_by_name(node.name)
