@@ -79,6 +79,9 @@ class BuildMinitf(build_ext):
                         # DT_RPATH (not RUNPATH), so a program's own rpath (from
                         # minitf.sysconfig) still applies to this library's deps.
                         "-Wl,--disable-new-dtags,-rpath,$ORIGIN/../../scipy_openblas32/lib",
+                        # a soname, so a preloaded ASan build of the library (make
+                        # asan-pytest) stands in for this one
+                        "-Wl,-soname,libc_api.so",
                         "-lm", "-pthread"]
             self._run(cmd)
         inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")

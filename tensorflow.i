@@ -20,6 +20,7 @@
 %{
 #define SWIG_FILE_WITH_INIT
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/python_api.h"
 #include "c_api/python/session_helper.h"
 %}
 
@@ -328,6 +329,7 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %include "tensorflow/c/tf_buffer.h"
 %include "tensorflow/c/tf_tensor.h"
 %include "tensorflow/c/c_api.h"
+%include "tensorflow/c/python_api.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers returning Python values (GIL held; no status unless stated).   */

@@ -6,14 +6,35 @@ the Operation when it has no outputs), exactly like TensorFlow's raw_ops.
 """
 from minitf.framework import op_def_library
 
+# TensorFlow's raw_ops name a few inputs differently from their OpDef (its api_def
+# renames); the same keyword names work here: {op type: {raw_ops name: OpDef name}}.
+_ARG_RENAMES = {
+    "All": {"axis": "reduction_indices"},
+    "Any": {"axis": "reduction_indices"},
+    "EuclideanNorm": {"axis": "reduction_indices"},
+    "ExpandDims": {"axis": "dim"},
+    "Max": {"axis": "reduction_indices"},
+    "Mean": {"axis": "reduction_indices"},
+    "Min": {"axis": "reduction_indices"},
+    "Prod": {"axis": "reduction_indices"},
+    "Select": {"x": "t", "y": "e"},
+    "Split": {"axis": "split_dim"},
+    "SplitV": {"axis": "split_dim"},
+    "Sum": {"axis": "reduction_indices"},
+    "Where": {"condition": "input"},
+}
+
 
 def _make(op_type):
     op_def = op_def_library.get_op_def(op_type)
+    renames = _ARG_RENAMES.get(op_type, {})
 
     def fn(name=None, **kwargs):
+        kwargs = {renames.get(k, k): v for k, v in kwargs.items()}
         return op_def_library.outputs_of(op_def_library.apply_op(op_type, name=name, **kwargs),
                                          op_def)
-    args = [a.name for a in op_def.input_arg] + [a.name for a in op_def.attr]
+    inverse = {v: k for k, v in renames.items()}
+    args = [inverse.get(a.name, a.name) for a in op_def.input_arg] + [a.name for a in op_def.attr]
     fn.__name__ = op_type
     fn.__qualname__ = op_type
     fn.__doc__ = "Creates a %s operation. Keyword arguments: %s, name." % (

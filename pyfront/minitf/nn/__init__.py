@@ -1,2 +1,8 @@
-"""tf.nn: relu, softmax, bias_add."""
+"""tf.nn (each section is filled by its op family)."""
 from minitf.ops.nn_ops import bias_add, relu, softmax  # noqa: F401
+
+# --- nn (activations, softmax, batch norm, losses, top_k) ---
+
+# --- conv / pooling ---
+
+# --- elementwise aliases (e.g. sigmoid, tanh) ---

@@ -1,0 +1,3 @@
+"""tf.image (filled by the image op family)."""
+
+# --- image ---

@@ -1,0 +1,3 @@
+"""tf.random (filled by the random op family)."""
+
+# --- random ---
