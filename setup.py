@@ -136,12 +136,14 @@ setup(
     packages=[
         "minitf", "minitf.compat", "minitf.compat.v1", "minitf.core", "minitf.core.framework",
         "minitf.core.protobuf", "minitf.framework", "minitf.client", "minitf.ops", "minitf.nn",
+        "minitf.core.util", "minitf.experimental", "minitf.summary",
     ],
     package_dir={"": "pyfront"},
     package_data={
         "minitf": ["lib/*.so", "include/tensorflow/c/*.h", "data/*.md", "data/digits_mlp/*"],
         "minitf.core.framework": ["*.proto"],
         "minitf.core.protobuf": ["*.proto"],
+        "minitf.core.util": ["*.proto"],
     },
     ext_modules=[Extension(EXT_NAME, sources=[])],
     cmdclass={"build": BuildExtFirst, "build_ext": BuildMinitf},

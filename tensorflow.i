@@ -468,3 +468,6 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype);
 PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+/* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
+PyObject* MT_ToDLPack(PyObject* value, int versioned);
+PyObject* MT_FromDLPack(PyObject* capsule);
