@@ -51,7 +51,7 @@ from minitf.ops.variables import (  # noqa: F401
 # --- indexing / slicing / space ---
 from minitf.ops.indexing_ops import (  # noqa: F401,E402
     batch_to_space_nd, depth_to_space, gather, gather_nd, one_hot, pad, scatter_nd, slice,
-    space_to_batch_nd, space_to_depth, strided_slice, where)
+    space_to_batch_nd, space_to_depth, where)
 
 # --- random ---
 

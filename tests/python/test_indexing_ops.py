@@ -53,6 +53,17 @@ def test_getitem_masks_step2_reversed():
         np.testing.assert_array_equal(_run(y), [[3, 2, 1], [9, 8, 7]])
 
 
+def test_getitem_end_to_end():
+    with tf.Graph().as_default():
+        x = tf.constant([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+        y = x[::2, ::-1]
+        assert y.op.type == "StridedSlice" and y.shape.as_list() == [2, 3]
+        assert (y.op.get_attr("begin_mask"), y.op.get_attr("end_mask")) == (3, 3)
+        np.testing.assert_array_equal(_run(y), [[3, 2, 1], [9, 8, 7]])
+        np.testing.assert_array_equal(_run(x[-1, 1:]), [8, 9])
+        np.testing.assert_array_equal(_run(x[..., None, 0]), [[1], [4], [7]])
+
+
 def test_getitem_masks_ellipsis_newaxis_shrink():
     # x[..., None, -1] of a [2, 3, 4] tensor: ellipsis bit 0, new axis bit 1, shrink bit 2.
     with tf.Graph().as_default():
