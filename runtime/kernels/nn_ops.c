@@ -280,15 +280,20 @@ static void softplus_kernel(mt_kernel_ctx* ctx) {
 
 /* Rows of the last axis, numerically stable: shifted = x - max(x);
  * softmax = exp(shifted) * (1 / sum), log_softmax = shifted - log(sum). In
- * place is safe: a row is read fully (max) before it is written. */
+ * place is safe: a row is read fully (max) before it is written.
+ *
+ * `dnn` reproduces TensorFlow's oneDNN kernel (its CPU Softmax for float and
+ * bfloat16) on NaN/Inf: the max skips NaN and exp(NaN) saturates to +inf,
+ * so a row with a NaN (or +inf) gives NaN there and 0 elsewhere. Without it
+ * (Eigen: half, double, LogSoftmax) NaN spreads over the whole row. */
 #define SOFTMAX_ROWS_(CT, EXP, LOG)                                                      \
   static void softmax_rows_##CT(const CT* x, CT* y, int64_t begin, int64_t end,         \
-                                int64_t k, int log_mode) {                              \
+                                int64_t k, int log_mode, int dnn) {                     \
     for (int64_t r = begin; r < end; r++) {                                             \
       const CT* xr = x + r * k;                                                         \
       CT* yr = y + r * k;                                                               \
-      CT mx = xr[0];                                                                    \
-      for (int64_t i = 1; i < k; i++) mx = xr[i] > mx ? xr[i] : mx;                     \
+      CT mx = dnn ? -(CT)INFINITY : xr[0];                                              \
+      for (int64_t i = dnn ? 0 : 1; i < k; i++) mx = xr[i] > mx ? xr[i] : mx;           \
       CT sum = 0;                                                                       \
       if (log_mode) {                                                                   \
         for (int64_t i = 0; i < k; i++) sum += EXP(xr[i] - mx);                         \
@@ -296,7 +301,8 @@ static void softplus_kernel(mt_kernel_ctx* ctx) {
         for (int64_t i = 0; i < k; i++) yr[i] = (xr[i] - mx) - lse;                     \
       } else {                                                                          \
         for (int64_t i = 0; i < k; i++) {                                               \
-          yr[i] = EXP(xr[i] - mx);                                                      \
+          const CT d = xr[i] - mx;                                                      \
+          yr[i] = dnn && d != d ? (CT)INFINITY : EXP(d);                                \
           sum += yr[i];                                                                 \
         }                                                                               \
         const CT inv = 1 / sum;                                                         \
@@ -310,16 +316,16 @@ SOFTMAX_ROWS_(double, exp, log)
 typedef struct softmax_task {
   const void* x;
   void* y;
-  int is_double, log_mode;
+  int is_double, log_mode, dnn;
   int64_t k;
 } softmax_task;
 
 static void softmax_task_run(int64_t begin, int64_t end, void* arg) {
   const softmax_task* t = arg;
   if (t->is_double)
-    softmax_rows_double(t->x, t->y, begin, end, t->k, t->log_mode);
+    softmax_rows_double(t->x, t->y, begin, end, t->k, t->log_mode, 0);
   else
-    softmax_rows_float(t->x, t->y, begin, end, t->k, t->log_mode);
+    softmax_rows_float(t->x, t->y, begin, end, t->k, t->log_mode, t->dnn);
 }
 
 static void softmax_shape(mt_shape_ctx* ctx) {
@@ -343,7 +349,8 @@ static void softmax_any_kernel(mt_kernel_ctx* ctx, int log_mode) {
   const int64_t n = mt_tensor_nelems(x), k = x->dims[x->ndims - 1];
   if (!y || n == 0 || k == 0) return;
   float* tmp = NULL;
-  softmax_task t = {mt_tensor_data(x), mt_tensor_data(y), dt == TF_DOUBLE, log_mode, k};
+  softmax_task t = {mt_tensor_data(x), mt_tensor_data(y), dt == TF_DOUBLE, log_mode,
+                    !log_mode && (dt == TF_FLOAT || dt == TF_BFLOAT16), k};
   if (is_half_like(dt)) {
     if (!floats_of(x, n, &tmp, ctx->status)) return;
     t.x = t.y = tmp;
@@ -533,9 +540,16 @@ static void fused_batch_norm_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* vec[5] = {0};
   for (int i = 1; i < 5; i++)
     if (!(vec[i] = mt_ctx_alloc(ctx, i, ut, &vdim, 1))) return;
+  /* TensorFlow runs V3 on oneDNN for 4-D float/bfloat16 x: reserve_space_3
+   * is empty [0] and inference reports mean/variance as reserve spaces. The
+   * Eigen kernel (half, 5-D) gives a scalar 0 and leaves the inference
+   * reserve spaces unset (zeros here). */
+  const int eigen_v3 = v3 && (x->dtype == TF_HALF || x->ndims == 5);
   if (v3) {
     const int64_t zero = 0;
-    if (!mt_ctx_alloc(ctx, 5, ut, &zero, 1)) return;
+    TF_Tensor* r3 = mt_ctx_alloc(ctx, 5, ut, &zero, eigen_v3 ? 0 : 1);
+    if (!r3) return;
+    if (eigen_v3) *(float*)mt_tensor_data(r3) = 0;
   }
   /* Float scratch: x, y, and 8 vectors of C (scale, offset, mean, var,
    * sf, and the four vector outputs). */
@@ -555,8 +569,10 @@ static void fused_batch_norm_kernel(mt_kernel_ctx* ctx) {
     load_floats(ctx->inputs[3], mean, c);
     load_floats(ctx->inputs[4], var, c);
     for (int64_t j = 0; j < c; j++) {
-      out[j] = out[2 * c + j] = mean[j];
-      out[c + j] = out[3 * c + j] = var[j];
+      out[j] = mean[j];
+      out[c + j] = var[j];
+      out[2 * c + j] = eigen_v3 ? 0 : mean[j];
+      out[3 * c + j] = eigen_v3 ? 0 : var[j];
     }
   } else {
     /* Batch statistics; the running ones blend the unbiased variance
