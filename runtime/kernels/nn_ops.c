@@ -11,8 +11,9 @@
  * input to a float scratch copy, run the float kernel and round back. */
 /* The elementwise and row loops here are written to auto-vectorize; -O2's
  * "very cheap" cost model skips loops that need an alias check (in-place
- * outputs), so ask for the dynamic model in this file. */
-#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic")
+ * outputs), so ask for the dynamic model in this file; no-trapping-math lets
+ * it compute both sides of a select (nothing here reads FP exception flags). */
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math")
 
 #include <complex.h>
 #include <float.h>
