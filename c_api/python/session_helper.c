@@ -58,6 +58,26 @@ static int npy_type_of(TF_DataType dt) {
   }
 }
 
+/* The NumPy dtype of bfloat16 arrays: ml_dtypes.bfloat16, as TensorFlow
+ * uses. New reference; NULL + TypeError without ml_dtypes. GIL held. */
+static PyArray_Descr* bfloat16_descr(void) {
+  static PyArray_Descr* cached;
+  if (cached == NULL) {
+    PyObject* m = PyImport_ImportModule("ml_dtypes");
+    PyObject* t = m ? PyObject_GetAttrString(m, "bfloat16") : NULL;
+    Py_XDECREF(m);
+    if (t == NULL || PyArray_DescrConverter(t, &cached) != NPY_SUCCEED) {
+      cached = NULL;
+      PyErr_Clear();
+      PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
+    }
+    Py_XDECREF(t);
+    if (cached == NULL) return NULL;
+  }
+  Py_INCREF(cached);
+  return cached;
+}
+
 /* TF dtype for a NumPy array, or 0 when TensorFlow has none. */
 static TF_DataType tf_type_of(PyArrayObject* a) {
   switch (PyArray_TYPE(a)) {
@@ -76,7 +96,9 @@ static TF_DataType tf_type_of(PyArrayObject* a) {
     case NPY_UINT32: return TF_UINT32;
     case NPY_UINT64: return TF_UINT64;
     case NPY_OBJECT: case NPY_STRING: case NPY_UNICODE: return TF_STRING;
-    default: return (TF_DataType)0;
+    default: /* ml_dtypes.bfloat16 is a user dtype: known by its scalar type */
+      return strcmp(PyArray_DESCR(a)->typeobj->tp_name, "bfloat16") == 0 ? TF_BFLOAT16
+                                                                          : (TF_DataType)0;
   }
 }
 
@@ -155,7 +177,9 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype) {
   if (MT_InitHelper() < 0) return NULL;
   if (dtype == TF_STRING) return string_tensor(value);
   PyArray_Descr* descr = NULL;
-  if (dtype != 0) {
+  if (dtype == TF_BFLOAT16) {
+    if ((descr = bfloat16_descr()) == NULL) return NULL;
+  } else if (dtype != 0) {
     int nt = npy_type_of((TF_DataType)dtype);
     if (nt < 0) {
       PyErr_Format(PyExc_TypeError, "cannot feed or convert values of TF dtype %d", dtype);
@@ -237,12 +261,16 @@ PyObject* MT_TensorToNdarray(TF_Tensor* t) {
   if (dt == TF_STRING) return string_array(t);
   int nt = npy_type_of(dt);
   int nd = TF_NumDims(t);
-  if (nt < 0 || nd > MT_MAX_DIMS) {
+  if ((nt < 0 && dt != TF_BFLOAT16) || nd > MT_MAX_DIMS) {
     TF_DeleteTensor(t);
     return PyErr_Format(PyExc_TypeError, "cannot fetch a tensor of TF dtype %d and rank %d",
                         (int)dt, nd);
   }
-  PyArray_Descr* descr = PyArray_DescrFromType(nt);
+  PyArray_Descr* descr = dt == TF_BFLOAT16 ? bfloat16_descr() : PyArray_DescrFromType(nt);
+  if (descr == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
   if (nd == 0) { /* NumPy scalar, as tf.Session.run returns for 0-d values */
     PyObject* s = PyArray_Scalar(TF_TensorData(t), descr, NULL);
     Py_DECREF(descr);
