@@ -174,8 +174,10 @@ static int conv_shape_common(mt_shape_ctx* ctx, const char* what, int depthwise,
 /* Output size of a spatial dim when the filter size may be unknown. */
 static int shape_spatial(mt_shape_ctx* ctx, conv_geom* g) {
   conv_geom t = *g;
-  if (t.kh < 0) t.ih = -1, t.kh = 1;
-  if (t.kw < 0) t.iw = -1, t.kw = 1;
+  /* SAME output sizes do not depend on the filter size */
+  const int same = mt_padding_mode(ctx->op) == MT_PAD_SAME;
+  if (t.kh < 0) t.ih = same ? t.ih : -1, t.kh = 1;
+  if (t.kw < 0) t.iw = same ? t.iw : -1, t.kw = 1;
   if (!spatial_out(ctx->op, &t, 1, ctx->status)) return 0;
   g->oh = t.oh;
   g->ow = t.ow;
@@ -244,9 +246,9 @@ static void backprop_input_shape(mt_shape_ctx* ctx) {
   if (nv == 4) {
     for (int i = 0; i < 4; i++) ctx->out[0].dims[i] = v[i] < 0 ? -1 : v[i];
     ctx->out[0].rank = 4;
-  } else if (nv == 2) {
-    ctx->out[0] = make_out_shape(nchw, dy[0], v[0] < 0 ? -1 : v[0], v[1] < 0 ? -1 : v[1],
-                                 f->rank == 4 ? f->dims[2] : -1);
+  } else if (nv == 2 || nsizes == 2) {
+    ctx->out[0] = make_out_shape(nchw, dy[0], nv == 2 && v[0] >= 0 ? v[0] : -1,
+                                 nv == 2 && v[1] >= 0 ? v[1] : -1, f->rank == 4 ? f->dims[2] : -1);
   } else {
     ctx->out[0] = make_out_shape(nchw, -1, -1, -1, -1);
   }
