@@ -276,6 +276,12 @@ def apply_op(op_type, name=None, **keywords):
                     raise TypeError("Input has type %s that does not match attr %s=%s of '%s' Op" %
                                     (attrs[k].name, k, dtypes.as_dtype(v).name, op_type))
                 attrs[k] = v
+                ad = attr_defs[k]
+                if ad.type.startswith("list(") and ad.has_minimum and \
+                        isinstance(v, (list, tuple)) and len(v) < ad.minimum:
+                    # TensorFlow's op_def_library wording
+                    raise ValueError("Attr '%s' of '%s' Op passed list of length %d less than "
+                                     "minimum %d." % (k, op_type, len(v), ad.minimum))
         if keywords:
             raise TypeError("%s got unexpected keyword arguments: %s" %
                             (op_type, ", ".join(sorted(keywords))))

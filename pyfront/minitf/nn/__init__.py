@@ -9,5 +9,8 @@ from minitf.ops.nn_ops import (  # noqa: F401,E402
     sparse_softmax_cross_entropy_with_logits, top_k)
 
 # --- conv / pooling ---
+from minitf.ops.nn_conv import (  # noqa: F401,E402
+    avg_pool, avg_pool2d, avg_pool_v2, conv2d, conv2d_backprop_input, conv2d_transpose,
+    depthwise_conv2d, depthwise_conv2d_native, max_pool, max_pool2d, max_pool_v2)
 
 # --- elementwise aliases (e.g. sigmoid, tanh) ---
