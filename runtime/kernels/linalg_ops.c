@@ -662,11 +662,21 @@ static int has(const int* labs, int n, int l) {
   return 0;
 }
 
+/* 1 when the gather is a plain contiguous copy (no sums, strides already
+ * row-major in order): the source can be used as it is. */
+static int gather_is_identity(const gather_spec* g) {
+  if (g->ns) return 0;
+  for (int i = 0; i < g->nk; i++)
+    if (g->kx[i] != 1 && g->ks[i] != g->kd[i]) return 0;
+  return 1;
+}
+
 /* Gathers operand t into contiguous [groups...] order (each group a label
- * list), summing its labels that appear nowhere else. */
+ * list), summing its labels that appear nowhere else. Returns src itself
+ * (*owned = 0) when that is already the layout. */
 static void* gather_operand(mt_kernel_ctx* ctx, ctype c, const void* src, const int* labs,
                             int rank, const int* order, int norder, const int* others,
-                            int nothers, const int64_t* tdims, const int64_t* ext) {
+                            int nothers, const int64_t* tdims, const int64_t* ext, int* owned) {
   int64_t str[NLAB];
   label_strides(labs, tdims, rank, ext, str);
   gather_spec g;
@@ -685,7 +695,10 @@ static void* gather_operand(mt_kernel_ctx* ctx, ctype c, const void* src, const 
       g.sx[g.ns] = ext[u[i]];
       g.ss[g.ns++] = str[u[i]];
     }
+  *owned = 0;
+  if (n > 0 && gather_is_identity(&g)) return (void*)src;
   void* dst = mt_malloc((size_t)(n > 0 ? n : 1) * ct_size(c), ctx->status);
+  *owned = dst != NULL;
   if (dst && n > 0) gather(c, &g, src, dst);
   return dst;
 }
@@ -729,7 +742,7 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
   const int64_t on = mt_num_elements(odims, orank);
   if (!out || on == 0) return;
   void *src[2] = {NULL, NULL}, *ga = NULL, *gb = NULL, *z = NULL, *res = NULL;
-  int own[2] = {0, 0};
+  int own[2] = {0, 0}, own_a = 0, own_b = 0, own_z = 0;
   for (int t = 0; t < e.nin; t++)
     if (!(src[t] = as_ct(ctx->inputs[t], c, &own[t], ctx->status))) goto done;
   /* z: the result over the unique output labels, in order zl. */
@@ -737,7 +750,8 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
   if (e.nin == 1) {
     memcpy(zl, ou, sizeof(int) * (size_t)nou);
     nz = nou;
-    z = gather_operand(ctx, c, src[0], labs[0], ranks[0], zl, nz, NULL, 0, dims[0], ext);
+    z = gather_operand(ctx, c, src[0], labs[0], ranks[0], zl, nz, NULL, 0, dims[0], ext,
+                       &own_z);
     if (!z) goto done;
   } else {
     /* Label classes: batch (both + out), free per side (one + out),
@@ -769,11 +783,14 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
     for (int i = 0; i < nFX; i++) oa[na++] = FX[i];
     for (int i = 0; i < nC; i++) oa[na++] = C[i], ob[nbl++] = C[i];
     for (int i = 0; i < nFY; i++) ob[nbl++] = FY[i];
-    ga = gather_operand(ctx, c, src[0], labs[0], ranks[0], oa, na, ub, nub, dims[0], ext);
-    gb = ga ? gather_operand(ctx, c, src[1], labs[1], ranks[1], ob, nbl, ua, nua, dims[1], ext)
+    ga = gather_operand(ctx, c, src[0], labs[0], ranks[0], oa, na, ub, nub, dims[0], ext,
+                        &own_a);
+    gb = ga ? gather_operand(ctx, c, src[1], labs[1], ranks[1], ob, nbl, ua, nua, dims[1], ext,
+                             &own_b)
             : NULL;
     const int64_t zn = nb * m * n;
     z = gb ? mt_malloc((size_t)(zn > 0 ? zn : 1) * ct_size(c), ctx->status) : NULL;
+    own_z = z != NULL;
     int64_t* bidx = z ? mt_malloc((size_t)(nb > 0 ? nb : 1) * sizeof(int64_t), ctx->status) : NULL;
     if (!bidx) goto done;
     for (int64_t i = 0; i < nb; i++) bidx[i] = i;
@@ -803,7 +820,8 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
     res = direct ? mt_tensor_data(out) : mt_malloc((size_t)on * ct_size(c), ctx->status);
     if (!res) goto done;
     if (nou != orank) memset(res, 0, (size_t)on * ct_size(c));
-    gather(c, &g, z, res);
+    if (gather_is_identity(&g)) memcpy(res, z, (size_t)on * ct_size(c));
+    else gather(c, &g, z, res);
     if (!direct) {
       store_ct(c, res, dt, mt_tensor_data(out), on);
       free(res);
@@ -812,9 +830,9 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
 done:
   for (int t = 0; t < 2; t++)
     if (own[t]) free(src[t]);
-  free(ga);
-  free(gb);
-  free(z);
+  if (own_a) free(ga);
+  if (own_b) free(gb);
+  if (own_z) free(z);
 }
 
 /* ---- registrations ---- */
