@@ -43,6 +43,10 @@ from minitf.ops.variables import (  # noqa: F401
 # --- elementwise (math_ops / unary) ---
 
 # --- reductions and linalg ---
+from minitf.ops.linalg_ops import einsum, matmul  # noqa: F401,E402
+from minitf.ops.reduction_ops import (  # noqa: F401,E402
+    argmax, argmin, cumprod, cumsum, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
+    reduce_prod, reduce_sum)
 
 # --- nn / conv / pooling / image ---
 

@@ -4,6 +4,9 @@ from minitf.ops.math_ops import add, argmax, divide, multiply, negative, reduce_
 # --- elementwise (math_ops / unary) ---
 
 # --- reductions and linalg ---
+from minitf.ops.reduction_ops import (  # noqa: F401,E402
+    argmax, argmin, cumprod, cumsum, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
+    reduce_prod, reduce_sum)
 
 # --- nn-related math (e.g. softplus, sigmoid aliases) ---
 from minitf.ops.nn_ops import (  # noqa: F401,E402

@@ -85,16 +85,10 @@ def realdiv(x, y, name=None):
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, name=None):
-    """Matrix product of 2-D tensors a [m, k] and b [k, n] -> [m, n] (tf.linalg.matmul).
-
-    transpose_a/b transpose the operands first (adjoint_* the same for real
-    dtypes). Inner dimensions must agree (ValueError at graph construction).
-    """
-    with ops.name_scope(name, "MatMul", [a, b]) as name:
-        a = ops.convert_to_tensor(a, name="a")
-        b = ops.convert_to_tensor(b, dtype_hint=a.dtype.base_dtype, name="b")
-        return _op("MatMul", a=a, b=b, transpose_a=bool(transpose_a or adjoint_a),
-                   transpose_b=bool(transpose_b or adjoint_b), name=name)
+    """Matrix product (tf.linalg.matmul): see minitf.ops.linalg_ops.matmul (batches too)."""
+    from minitf.ops import linalg_ops
+    return linalg_ops.matmul(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse,
+                             b_is_sparse, output_type, name)
 
 
 def cast(x, dtype, name=None):
