@@ -3,7 +3,11 @@ interpreter) and NumPy where a NumPy spelling is meaningful. Each figure is the 
 several ``sess.run(op, feed)`` calls (the op is a target, so neither side copies the result
 out), in milliseconds; the ratio column is minitf / TensorFlow (< 1 = minitf faster).
 
-        python bench/bench_conv.py [--repeats 5] [--only NAME] [--tf-python PATH | --no-tf]
+        python bench/bench_conv.py [--repeats 5] [--rounds 3] [--only NAME]
+                                   [--tf-python PATH | --no-tf]
+
+minitf and TensorFlow (kept running in a --tf-serve subprocess) are timed alternately, case by
+case and round by round (the machine is shared; see common.interleaved).
 """
 
 import os
@@ -91,60 +95,39 @@ def numpy_side():
     }
 
 
-def measure(tf, only, repeats):
-    out = {}
-    for name, (shape, build) in cases().items():
-        if only and only not in name:
-            continue
-        x = _rand(*shape)
-        with tf.Graph().as_default():
-            px = tf.placeholder(tf.float32, shape)
-            y = build(tf, px)
-            with tf.Session() as sess:
-                sess.run(y.op, {px: x})  # warm up (plans, oneDNN primitives)
-                out[name] = common.median_time(lambda: sess.run(y.op, {px: x}), repeats=repeats)
-    return out
+def setup(tf, name):
+    """A warmed-up callable running case `name` once (the op is a target: no fetch copy)."""
+    shape, build = cases()[name]
+    x = _rand(*shape)
+    g = tf.Graph()
+    with g.as_default():
+        px = tf.placeholder(tf.float32, shape)
+        y = build(tf, px)
+    sess = tf.Session(graph=g)
+    sess.run(y.op, {px: x})  # warm up (plans, oneDNN primitives)
+    return lambda: sess.run(y.op, {px: x})
 
 
 def main():
     only = _arg("--only", "")
     repeats = _arg("--repeats", 5)
-    if "--tf-side" in sys.argv:
-        import tensorflow.compat.v1 as tf
-
-        tf.disable_eager_execution()
-        common.emit_tf_side(measure(tf, only, repeats))
+    rounds = _arg("--rounds", 3)
+    if "--tf-serve" in sys.argv:
+        common.tf_serve(setup)
         return
-    import minitf.compat.v1 as mtf
-
-    ours = measure(mtf, only, repeats)
-    script = os.path.abspath(__file__)
-    python = common.tf_python(sys.argv)
-    theirs = None
-    if python:
-        import subprocess
-
-        extra = (["--only", only] if only else []) + ["--repeats", str(repeats)]
-        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
-        res = subprocess.run([python, script, "--tf-side"] + extra, capture_output=True,
-                             text=True, env=env, timeout=1800)
-        lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
-        if lines:
-            import json
-
-            theirs = json.loads(lines[-1])
-        else:
-            print("(TensorFlow side failed: %s)" % res.stderr.strip().splitlines()[-1:])
+    names = [n for n in cases() if not only or only in n]
+    res = common.interleaved(os.path.abspath(__file__), setup, names, sys.argv, rounds, repeats)
     nps = {k: common.median_time(f, repeats=3) for k, f in numpy_side().items()
            if not only or only in k}
-    print("batch %d, median of %d runs, ms (ratio = minitf / TensorFlow)" % (BATCH, repeats))
+    print("batch %d, %d rounds x median of %d runs, ms (ratio = median of same-round "
+          "minitf / TensorFlow)" % (BATCH, rounds, repeats))
     print("%-36s %10s %10s %10s %7s" % ("case", "minitf", "TF", "NumPy", "ratio"))
-    for name, t in ours.items():
-        tt = theirs.get(name) if theirs else None
+    for name, (t, tt, ratio) in res.items():
         npt = nps.get(name)
         print("%-36s %10.2f %10s %10s %7s" % (
             name, t * 1e3, "%.2f" % (tt * 1e3) if tt else "-",
-            "%.2f" % (npt * 1e3) if npt else "-", "%.2f" % (t / tt) if tt else "-"))
+            "%.2f" % (npt * 1e3) if npt else "-", "%.2f" % ratio if ratio else "-"))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

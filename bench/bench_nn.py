@@ -1,7 +1,10 @@
 """nn kernels at batch 64: minitf beside real TensorFlow (same graph, same inputs, feed and
 fetch included on both sides) and a NumPy formula where one is short.
 
-        python bench/bench_nn.py [--tf-python PATH | --no-tf] [--only NAME]
+        python bench/bench_nn.py [--tf-python PATH | --no-tf] [--only NAME] [--rounds 3]
+
+minitf and TensorFlow (kept running in a --tf-serve subprocess) are timed alternately, case by
+case and round by round (the machine is shared; see common.interleaved).
 
 Prints milliseconds per Session.run and the minitf / TensorFlow time ratio (the issue asks for
 <= 2 at batch 64).
@@ -78,46 +81,42 @@ CASES = {
 }
 
 
-def measure(tf, names):
+def setup(tf, name):
+    """A warmed-up callable running case `name` once (feed and fetch included)."""
     data = _inputs()
-    out = {}
-    for name in names:
-        keys, build, _ = CASES[name]
-        with tf.Graph().as_default():
-            phs = [tf.placeholder(tf.as_dtype(data[k].dtype), data[k].shape) for k in keys]
-            y = build(tf, *phs)
-            with tf.Session() as sess:
-                feed = {p: data[k] for p, k in zip(phs, keys)}
-                sess.run(y, feed)
-                out[name] = common.median_time(lambda: sess.run(y, feed), repeats=7, number=3)
-    return out
+    keys, build, _ = CASES[name]
+    g = tf.Graph()
+    with g.as_default():
+        phs = [tf.placeholder(tf.as_dtype(data[k].dtype), data[k].shape) for k in keys]
+        y = build(tf, *phs)
+    sess = tf.Session(graph=g)
+    feed = {p: data[k] for p, k in zip(phs, keys)}
+    sess.run(y, feed)
+    return lambda: sess.run(y, feed)
 
 
 def main():
     names = list(CASES)
     if "--only" in sys.argv:
         names = [n for n in names if sys.argv[sys.argv.index("--only") + 1] in n]
-    if "--tf-side" in sys.argv:
-        import tensorflow.compat.v1 as tf
-
-        tf.disable_eager_execution()
-        common.emit_tf_side(measure(tf, names))
+    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
+    if "--tf-serve" in sys.argv:
+        common.tf_serve(setup)
         return
-    import minitf.compat.v1 as mtf
-
-    ours = measure(mtf, names)
-    theirs = common.run_tf_side(os.path.abspath(__file__), common.tf_python(sys.argv)) or {}
+    res = common.interleaved(os.path.abspath(__file__), setup, names, sys.argv, rounds,
+                             repeats=7, number=3)
     data = _inputs()
-    print("nn kernels, batch %d (ms per Session.run, median of 7 x 3, feed+fetch included)" % B)
+    print("nn kernels, batch %d (ms per Session.run, %d rounds x median of 7 x 3, feed+fetch "
+          "included; mt/TF = median of same-round ratios)" % (B, rounds))
     print("%-38s %9s %9s %9s %8s" % ("case", "minitf", "TF", "NumPy", "mt/TF"))
     for name in names:
         fn = CASES[name][2]
         np_t = common.median_time(lambda: fn(*[data[k] for k in CASES[name][0]]), 5, 3) \
             if fn else None
-        t = theirs.get(name)
+        t, tt, ratio = res[name]
         print("%-38s %9.3f %9s %9s %8s" % (
-            name, ours[name] * 1e3, "%.3f" % (t * 1e3) if t else "-",
-            "%.3f" % (np_t * 1e3) if np_t else "-", "%.2f" % (ours[name] / t) if t else "-"))
+            name, t * 1e3, "%.3f" % (tt * 1e3) if tt else "-",
+            "%.3f" % (np_t * 1e3) if np_t else "-", "%.2f" % ratio if ratio else "-"))
 
 
 if __name__ == "__main__":

@@ -56,3 +56,83 @@ def run_tf_side(script, python):
 def emit_tf_side(result):
     print(json.dumps(result))
     sys.stdout.flush()
+
+
+# ---- interleaved minitf / TensorFlow timing ----
+#
+# The machine is shared: load changes from one second to the next, so timing all of minitf and
+# then all of TensorFlow skews the ratio. `interleaved` keeps a TensorFlow "server" process
+# (the same script run with --tf-serve) alive and alternates: per case and round, minitf's
+# median, then TensorFlow's on the same case; the ratio reported is the median of the per-round
+# ratios.
+
+
+def tf_serve(setup):
+    """The --tf-serve loop: reads "name repeats number" lines, answers {"name": seconds}.
+
+    `setup(tf, name)` returns a zero-argument callable that runs the case once."""
+    import tensorflow.compat.v1 as tf
+
+    tf.disable_eager_execution()
+    current, fn = None, None
+    emit_tf_side({"ready": True})
+    for line in sys.stdin:
+        name, repeats, number = line.rstrip("\n").rsplit(" ", 2)
+        if name != current:  # one case (graph, session, inputs) alive at a time
+            fn = None
+            current, fn = name, setup(tf, name)
+        emit_tf_side({name: median_time(fn, int(repeats), int(number))})
+
+
+class _TFServer:
+    def __init__(self, script, python):
+        env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+        self.proc = subprocess.Popen([python, script, "--tf-serve"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, env=env)
+        self._read()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            if line.startswith("{"):
+                return json.loads(line)
+        raise RuntimeError("TensorFlow server exited")
+
+    def time(self, name, repeats, number):
+        self.proc.stdin.write("%s %d %d\n" % (name, repeats, number))
+        self.proc.stdin.flush()
+        return self._read()[name]
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def interleaved(script, setup, names, argv, rounds=3, repeats=5, number=1):
+    """{name: (minitf s, TF s or None, median per-round ratio or None)}.
+
+    `setup(tf, name)` builds the case for a framework module and returns a callable running it
+    once (warmed up)."""
+    import minitf.compat.v1 as mtf
+
+    python = tf_python(argv)
+    server = None
+    if python:
+        try:
+            server = _TFServer(script, python)
+        except (OSError, RuntimeError) as e:
+            print("(TensorFlow side failed: %s)" % e)
+    out = {}
+    for name in names:
+        fn = setup(mtf, name)
+        ours, theirs, ratios = [], [], []
+        for _ in range(rounds):
+            ours.append(median_time(fn, repeats, number))
+            if server:
+                theirs.append(server.time(name, repeats, number))
+                ratios.append(ours[-1] / theirs[-1])
+        out[name] = (statistics.median(ours), statistics.median(theirs) if theirs else None,
+                     statistics.median(ratios) if ratios else None)
+    if server:
+        server.close()
+    return out
