@@ -26,10 +26,15 @@
 #pragma GCC optimize("O3")
 #endif
 
-/* Patch-matrix budget per tile, in elements (4 MiB of floats): large
- * enough for efficient GEMMs, small enough to stay in cache-friendly
- * sizes and bound memory on big inputs. */
-#define CONV_TILE_ELEMS ((int64_t)1 << 20)
+/* Patch-matrix tile, in elements: 512 KiB of floats stays in a core's L2
+ * between im2col writing it and the GEMM reading it (measured: OpenBLAS's
+ * single-threaded sgemm runs as fast at 128 rows as at 4096 for these
+ * shapes), and makes enough tiles for the threads to share out on a busy
+ * machine. At least CONV_TILE_MIN_ROWS rows for big patches, while the tile
+ * stays under CONV_TILE_MAX_ELEMS (16 MiB of floats). */
+#define CONV_TILE_ELEMS ((int64_t)1 << 17)
+#define CONV_TILE_MIN_ROWS 64
+#define CONV_TILE_MAX_ELEMS ((int64_t)1 << 22)
 
 /* Geometry in NHWC terms, whatever the data format. */
 typedef struct conv_geom {
@@ -446,7 +451,10 @@ static void col2im(const col_task* t, int64_t rows) {
 }
 
 static int64_t tile_rows(int64_t k, int64_t total) {
-  int64_t r = CONV_TILE_ELEMS / (k > 0 ? k : 1);
+  if (k < 1) k = 1;
+  int64_t r = CONV_TILE_ELEMS / k;
+  if (r < CONV_TILE_MIN_ROWS) r = CONV_TILE_MIN_ROWS;
+  if (r > CONV_TILE_MAX_ELEMS / k) r = CONV_TILE_MAX_ELEMS / k;
   if (r < 1) r = 1;
   return r < total ? r : total;
 }
@@ -464,12 +472,23 @@ static int check_gemm_dims(mt_kernel_ctx* ctx, int64_t k, int64_t n) {
 
 /* OpenBLAS's own threads sync badly on a busy machine for the many
  * medium-sized GEMMs of a tiled conv (measured: 2 threads 6x slower than 1
- * on 3640x288x64 tiles), so conv tiles run one single-threaded GEMM each,
- * spread over the intra-op pool. The thread count is process-global in
- * OpenBLAS: set around the parallel region and restored (a concurrent
- * kernel may briefly see 1 thread: slower, never wrong). */
+ * on 3640x288x64 tiles; serial tiles with 2-thread GEMMs 25x slower than
+ * tiles shared out over the pool), so conv tiles run one single-threaded
+ * GEMM each, claimed by the intra-op threads from a shared counter
+ * (window_util.h). The thread count is process-global in OpenBLAS: set
+ * around the parallel region and restored (a concurrent kernel may briefly
+ * see 1 thread: slower, never wrong). */
 int scipy_openblas_get_num_threads(void);
 void scipy_openblas_set_num_threads(int);
+
+/* Runs `fn` in each intra-op thread with OpenBLAS held to one thread. */
+static void run_single_blas(mt_kernel_ctx* ctx, TF_DataType wt, int64_t n, int64_t cost,
+                            void (*fn)(int64_t, int64_t, void*), void* arg) {
+  const int blas_threads = wt == TF_INT32 ? 1 : scipy_openblas_get_num_threads();
+  if (blas_threads > 1) scipy_openblas_set_num_threads(1);
+  mt_run_workers(ctx, n, cost, fn, arg);
+  if (blas_threads > 1) scipy_openblas_set_num_threads(blas_threads);
+}
 
 typedef struct fwd_task {
   mt_kernel_ctx* ctx;
@@ -481,15 +500,18 @@ typedef struct fwd_task {
   int64_t step, total, k;
   int direct; /* x rows are the patches (1x1 / whole-image window) */
   atomic_int oom;
+  mt_shared_loop tiles;
 } fwd_task;
 
-/* Tiles [b, e) of `step` output rows: im2col per group, then GEMM. */
-static void fwd_tiles(int64_t b, int64_t e, void* arg) {
+/* One thread's share: claims tiles of `step` output rows; per tile and
+ * group, im2col into this thread's patch buffer, then GEMM. */
+static void fwd_worker(int64_t wb, int64_t we, void* arg) {
   fwd_task* ft = arg;
   const conv_geom* g = ft->g;
   const size_t es = TF_DataTypeSize(ft->wt);
   const int64_t cg = g->kic, ocg = g->oc / g->groups, k = ft->k;
   char* col = NULL;
+  (void)wb, (void)we;
   if (!ft->direct) {
     col = malloc((size_t)(ft->step * k) * es);
     if (!col) {
@@ -498,7 +520,9 @@ static void fwd_tiles(int64_t b, int64_t e, void* arg) {
     }
   }
   col_task t = {g, ft->x, NULL, col, es, 0, 0, cg, k, ft->wt};
-  for (int64_t tile = b; tile < e; tile++) {
+  int64_t b, e;
+  while (mt_claim_chunk(&ft->tiles, &b, &e)) {
+    const int64_t tile = b;
     const int64_t r = tile * ft->step;
     const int64_t rows = ft->total - r < ft->step ? ft->total - r : ft->step;
     for (int64_t grp = 0; grp < g->groups; grp++) {
@@ -512,6 +536,7 @@ static void fwd_tiles(int64_t b, int64_t e, void* arg) {
       gemm(ft->wt, 0, rows, ocg, k, a, k, (const char*)ft->f + (size_t)(grp * ocg) * es, g->oc,
            (char*)ft->y + (size_t)(r * g->oc + grp * ocg) * es, g->oc);
     }
+    (void)e;
   }
   free(col);
 }
@@ -526,17 +551,13 @@ static int conv_forward(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt, 
   const int whole = g->kh == g->ih && g->kw == g->iw && g->oh == 1 && g->ow == 1;
   fwd_task ft = {ctx, g, wt, x, f, y, 0, g->n * g->oh * g->ow, k, 0, 0};
   ft.direct = g->groups == 1 && unpadded && (one_by_one || whole);
-  /* at least one tile per thread; the patch tile bounded by CONV_TILE_ELEMS */
-  int threads = ctx->intra_threads > 0 ? ctx->intra_threads : 2;
   ft.step = tile_rows(k, ft.total);
-  const int64_t per_thread = (ft.total + threads - 1) / threads;
-  if (per_thread > 0 && ft.step > per_thread) ft.step = per_thread;
   if (ft.step > INT_MAX / 2) ft.step = INT_MAX / 2;
   const int64_t ntiles = (ft.total + ft.step - 1) / ft.step;
-  const int blas_threads = wt == TF_INT32 ? 1 : scipy_openblas_get_num_threads();
-  if (blas_threads > 1 && ntiles > 1) scipy_openblas_set_num_threads(1);
-  mt_parallel_for(ctx, ntiles, 2 * ft.step * k * (g->oc / g->groups), fwd_tiles, &ft);
-  if (blas_threads > 1 && ntiles > 1) scipy_openblas_set_num_threads(blas_threads);
+  ft.tiles.n = ntiles;
+  ft.tiles.grain = 1;
+  atomic_init(&ft.tiles.next, 0);
+  run_single_blas(ctx, wt, ntiles, 2 * ft.step * k * g->oc, fwd_worker, &ft);
   if (atomic_load(&ft.oom)) {
     mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM allocating the im2col buffer");
     return 0;
@@ -544,29 +565,73 @@ static int conv_forward(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt, 
   return 1;
 }
 
-/* dx (zeroed, NHWC) += col2im(dy * filter^T), per group. */
-static int conv_backward_input(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt,
-                               const void* dy, const void* f, void* dx) {
-  const size_t es = TF_DataTypeSize(wt);
-  const int64_t cg = g->kic, ocg = g->oc / g->groups, k = g->kh * g->kw * cg;
-  const int64_t total = g->n * g->oh * g->ow;
-  memset(dx, 0, (size_t)(g->n * g->ih * g->iw * g->ic) * es);
-  if (!check_gemm_dims(ctx, k, g->oc)) return 0;
-  const int64_t step = tile_rows(k, total);
-  char* col = mt_scratch((size_t)(step * k) * es, ctx->status);
-  if (!col) return 0;
-  col_task t = {g, NULL, dx, col, es, 0, 0, cg, k, wt};
-  for (int64_t r = 0; r < total; r += step) {
-    const int64_t rows = total - r < step ? total - r : step;
-    for (int64_t grp = 0; grp < g->groups; grp++) {
-      gemm(wt, 1, rows, k, ocg, (const char*)dy + (size_t)(r * g->oc + grp * ocg) * es, g->oc,
-           (const char*)f + (size_t)(grp * ocg) * es, g->oc, col, k);
-      t.row0 = r;
-      t.c0 = grp * cg;
-      col2im(&t, rows);
+typedef struct bwd_task {
+  const conv_geom* g;
+  TF_DataType wt;
+  const void* dy;
+  const void* f;
+  void* dx;
+  int64_t step, k;
+  atomic_int oom;
+  mt_shared_loop images;
+} bwd_task;
+
+/* One thread's share: claims whole images (col2im of neighbouring output
+ * pixels adds into the same dx pixels, so an image is one thread's) and
+ * runs them in tiles of `step` output rows: GEMM into the patch buffer,
+ * then col2im per group. */
+static void bwd_worker(int64_t wb, int64_t we, void* arg) {
+  bwd_task* bt = arg;
+  const conv_geom* g = bt->g;
+  const size_t es = TF_DataTypeSize(bt->wt);
+  const int64_t cg = g->kic, ocg = g->oc / g->groups, k = bt->k, per_img = g->oh * g->ow;
+  (void)wb, (void)we;
+  char* col = malloc((size_t)(bt->step * k) * es);
+  if (!col) {
+    atomic_store(&bt->oom, 1);
+    return;
+  }
+  col_task t = {g, NULL, bt->dx, col, es, 0, 0, cg, k, bt->wt};
+  int64_t img, e;
+  while (mt_claim_chunk(&bt->images, &img, &e)) {
+    const int64_t img_elems = g->ih * g->iw * g->ic;
+    memset((char*)bt->dx + (size_t)(img * img_elems) * es, 0, (size_t)img_elems * es);
+    for (int64_t r = img * per_img; r < (img + 1) * per_img; r += bt->step) {
+      const int64_t left = (img + 1) * per_img - r;
+      const int64_t rows = left < bt->step ? left : bt->step;
+      for (int64_t grp = 0; grp < g->groups; grp++) {
+        gemm(bt->wt, 1, rows, k, ocg, (const char*)bt->dy + (size_t)(r * g->oc + grp * ocg) * es,
+             g->oc, (const char*)bt->f + (size_t)(grp * ocg) * es, g->oc, col, k);
+        t.row0 = r;
+        t.c0 = grp * cg;
+        col2im(&t, rows);
+      }
     }
+    (void)e;
   }
   free(col);
+}
+
+/* dx (NHWC) = col2im(dy * filter^T), per group, images shared out over the
+ * intra-op threads with single-threaded GEMMs (see run_single_blas). */
+static int conv_backward_input(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt,
+                               const void* dy, const void* f, void* dx) {
+  const int64_t k = g->kh * g->kw * g->kic;
+  if (!check_gemm_dims(ctx, k, g->oc)) return 0;
+  const int64_t per_img = g->oh * g->ow;
+  if (per_img == 0) { /* nothing to scatter: dx is all zeros */
+    memset(dx, 0, (size_t)(g->n * g->ih * g->iw * g->ic) * TF_DataTypeSize(wt));
+    return 1;
+  }
+  bwd_task bt = {g, wt, dy, f, dx, tile_rows(k, per_img), k, 0};
+  bt.images.n = g->n;
+  bt.images.grain = 1;
+  atomic_init(&bt.images.next, 0);
+  run_single_blas(ctx, wt, g->n, 2 * per_img * k * g->oc, bwd_worker, &bt);
+  if (atomic_load(&bt.oom)) {
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM allocating the im2col buffer");
+    return 0;
+  }
   return 1;
 }
 
