@@ -19,12 +19,14 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES */
 
 /* exp for float without branches or library calls, so that loops using it
  * vectorize (TensorFlow's Eigen kernels use a SIMD exp too): Cephes'
@@ -53,6 +55,89 @@ static inline float vexpf(float x) {
       mt_f32_from_bits((uint32_t)(m2 + 127) << 23);
   y = x > hi ? INFINITY : x < lo ? 0.0f : y;
   return x == x ? y : x;
+}
+
+/* ---- 16-lane float vectors (GCC vector extensions) ----
+ * vexpf's selects do not if-convert in GCC 12's AVX2 and AVX-512 clones
+ * ("control flow in loop"), so the exp/log activations are written on
+ * explicit vectors: vexpf16 does vexpf's operations in the same order, 16
+ * lanes at a time (the same results bit for bit), mapped onto SSE2, AVX2
+ * or AVX-512 registers by each MT_SIMD_CLONES clone. */
+/* Helpers are always inlined into the clones: no 64-byte vector crosses a
+ * call, so GCC's note on that ABI does not apply. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define V16_INLINE static inline __attribute__((always_inline))
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+
+/* m (all-ones / zero lanes, as vector comparisons give) ? a : b */
+V16_INLINE v16f v16_sel(v16i m, v16f a, v16f b) {
+  return (v16f)((m & (v16i)a) | (~m & (v16i)b));
+}
+
+V16_INLINE v16f v16_splat(float c) {
+  return (v16f){0} + c;
+}
+
+/* vexpf on 16 lanes. */
+V16_INLINE v16f vexpf16(v16f x) {
+  const float hi = 88.3762626647949f, lo = -88.3762626647949f;
+  const v16i nan = x != x;
+  v16f xc = v16_sel(nan, v16_splat(0.0f), x);
+  xc = v16_sel(xc < lo, v16_splat(lo), v16_sel(xc > hi, v16_splat(hi), xc));
+  const v16f fx = xc * 1.44269504088896341f + 0.5f;
+  v16i mi = __builtin_convertvector(fx, v16i);
+  mi += __builtin_convertvector(mi, v16f) > fx; /* floor: true lanes are -1 */
+  const v16f m = __builtin_convertvector(mi, v16f);
+  v16f r = xc - m * 0.693359375f;
+  r = r + m * 2.12194440e-4f;
+  v16f y = v16_splat(1.9875691500e-4f);
+  y = y * r + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * (r * r) + r + 1.0f;
+  const v16i m1 = mi >> 1, m2 = mi - m1;
+  y = y * (v16f)((m1 + 127) << 23) * (v16f)((m2 + 127) << 23);
+  y = v16_sel(x > hi, v16_splat(INFINITY), v16_sel(x < lo, v16_splat(0.0f), y));
+  return v16_sel(nan, x, y);
+}
+
+/* log for positive, finite, normal lanes: Cephes' logf (the polynomial
+ * Eigen's plog uses) on the mantissa in [sqrt(1/2), sqrt(2)), within ~1 ulp
+ * of logf. Callers keep other inputs away (NaN, inf, 0 and subnormals give
+ * garbage here). */
+V16_INLINE v16f vlogf16_pos(v16f x) {
+  const v16i bits = (v16i)x;
+  v16f e = __builtin_convertvector((bits >> 23) - 126, v16f);
+  v16f m = (v16f)((bits & 0x007fffff) | 0x3f000000);
+  const v16i lo = m < 0.707106781186547524f;
+  e = v16_sel(lo, e - 1.0f, e);
+  m = v16_sel(lo, m + m, m) - 1.0f;
+  const v16f z = m * m;
+  v16f y = v16_splat(7.0376836292e-2f);
+  y = y * m - 1.1514610310e-1f;
+  y = y * m + 1.1676998740e-1f;
+  y = y * m - 1.2420140846e-1f;
+  y = y * m + 1.4249322787e-1f;
+  y = y * m - 1.6668057665e-1f;
+  y = y * m + 2.0000714765e-1f;
+  y = y * m - 2.4999993993e-1f;
+  y = y * m + 3.3333331174e-1f;
+  y = y * m * z;
+  y = y + e * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  return (m + y) + e * 0.693359375f;
+}
+
+/* log1p for lanes t in [0, 2^100]: Eigen's generic_log1p, log(u) * t /
+ * (u - 1) with u = 1 + t, which cancels the rounding of u (t itself where u
+ * rounds to 1). */
+V16_INLINE v16f vlog1pf16_pos(v16f t) {
+  const v16f u = 1.0f + t;
+  const v16f r = vlogf16_pos(u) * (t / (u - 1.0f));
+  return v16_sel(u == 1.0f, t, r);
 }
 
 static int is_half_like(TF_DataType dt) { return dt == TF_HALF || dt == TF_BFLOAT16; }
@@ -203,7 +288,7 @@ static void bias_add_kernel(mt_kernel_ctx* ctx) {
  * bfloat16, computed in float and rounded once) and `p`. */
 typedef void (*act_fn)(const void* x, void* y, int64_t begin, int64_t end, double p);
 #define ACT_LOOP_(NAME, CT, TT, LOAD, STORE, ...)                                   \
-  static void NAME(const void* xv, void* yv, int64_t begin, int64_t end, double p) { \
+  MT_SIMD_CLONES static void NAME(const void* xv, void* yv, int64_t begin, int64_t end, double p) { \
     typedef TT T;                                                                    \
     const CT* xp = xv;                                                               \
     CT* yp = yv;                                                                     \
@@ -228,6 +313,40 @@ typedef void (*act_fn)(const void* x, void* y, int64_t begin, int64_t end, doubl
   ACT_HALF_LOOPS(NAME, __VA_ARGS__)                                                        \
   static const act_fn NAME##_fns[MT_NUM_DTYPES] = {MT_ENTRIES(NAME, MT_FLOAT_TYPES)       \
                                                        ACT_HALF_ENTRIES(NAME)};
+
+/* A float activation on 16-lane vectors: EXPR computes v16f from `x` (and
+ * `pf`, the parameter as float) for float, half and bfloat16 (converted per
+ * element); double runs DEXPR per element. */
+#define ACT_VEC_LOOP_(NAME, CT, LOAD, STORE, EXPR)                                         \
+  MT_SIMD_CLONES static void NAME(const void* xv, void* yv, int64_t begin, int64_t end,    \
+                                  double p) {                                              \
+    const CT* xp = xv;                                                                     \
+    CT* yp = yv;                                                                           \
+    const float pf = (float)p;                                                             \
+    (void)pf;                                                                              \
+    float buf[16];                                                                         \
+    for (int64_t i = begin; i < end; i += 16) {                                            \
+      const int64_t n = end - i < 16 ? end - i : 16;                                       \
+      if (n == 16) {                                                                       \
+        for (int j = 0; j < 16; j++) buf[j] = LOAD(xp[i + j]);                             \
+      } else {                                                                             \
+        for (int j = 0; j < 16; j++) buf[j] = j < n ? LOAD(xp[i + j]) : 0.0f;              \
+      }                                                                                    \
+      v16f x;                                                                              \
+      memcpy(&x, buf, sizeof x);                                                           \
+      const v16f r = (EXPR);                                                               \
+      memcpy(buf, &r, sizeof r);                                                           \
+      for (int64_t j = 0; j < n; j++) yp[i + j] = STORE(buf[j]);                           \
+    }                                                                                      \
+  }
+#define ACT_VEC_OP(NAME, EXPR, DEXPR)                                                      \
+  ACT_LOOP_(NAME##_double, double, double, , , DEXPR)                                      \
+  ACT_VEC_LOOP_(NAME##_float, float, , , EXPR)                                             \
+  ACT_VEC_LOOP_(NAME##_half, mt_half, mt_half_to_float, mt_float_to_half, EXPR)            \
+  ACT_VEC_LOOP_(NAME##_bf16, mt_bfloat16, mt_bfloat16_to_float, mt_float_to_bfloat16, EXPR) \
+  static const act_fn NAME##_fns[MT_NUM_DTYPES] = {                                        \
+      [TF_FLOAT] = NAME##_float, [TF_DOUBLE] = NAME##_double, [TF_HALF] = NAME##_half,     \
+      [TF_BFLOAT16] = NAME##_bf16};
 
 typedef struct act_task {
   act_fn fn;
@@ -273,34 +392,35 @@ static const act_fn relu6_fns[MT_NUM_DTYPES] = {
         ACT_HALF_ENTRIES(relu6)};
 
 /* The float activations, in TensorFlow's formulas (exp(x) - 1, not expm1). */
-#define EXP_T(x) _Generic((x), float: vexpf, default: exp)(x)
-#define LOG1P_T(x) _Generic((x), float: log1pf, default: log1p)(x)
 #define FABS_T(x) _Generic((x), float: fabsf, default: fabs)(x)
-/* exp is computed for every element and then selected: no branch, so the
- * float loops vectorize. */
-static inline float elu_f(float x) {
-  const float e = vexpf(x) - 1;
-  return x < 0 ? e : x;
+/* exp is computed for every element and then selected (vectorizes). */
+V16_INLINE v16f elu16(v16f x) {
+  return v16_sel(x < 0.0f, vexpf16(x) - 1.0f, x);
 }
-static inline double elu_d(double x) { return x < 0 ? exp(x) - 1 : x; }
-#define ELU_T(x) _Generic((x), float: elu_f, default: elu_d)(x)
-ACT_FLOAT_OP(elu, ELU_T(x))
+ACT_VEC_OP(elu, elu16(x), x < 0 ? exp(x) - 1 : x)
 #define SELU_SCALE 1.0507009873554804934193349852946
 #define SELU_SCALE_ALPHA (1.0507009873554804934193349852946 * 1.6732632423543772848170429916717)
-static inline float selu_f(float x) {
-  const float e = (float)SELU_SCALE_ALPHA * (vexpf(x) - 1);
-  return x < 0 ? e : (float)SELU_SCALE * x;
+V16_INLINE v16f selu16(v16f x) {
+  const v16f e = (float)SELU_SCALE_ALPHA * (vexpf16(x) - 1.0f);
+  return v16_sel(x < 0.0f, e, (float)SELU_SCALE * x);
 }
-static inline double selu_d(double x) {
-  return x < 0 ? SELU_SCALE_ALPHA * (exp(x) - 1) : SELU_SCALE * x;
-}
-#define SELU_T(x) _Generic((x), float: selu_f, default: selu_d)(x)
-ACT_FLOAT_OP(selu, SELU_T(x))
+ACT_VEC_OP(selu, selu16(x), x < 0 ? SELU_SCALE_ALPHA * (exp(x) - 1) : SELU_SCALE * x)
 ACT_FLOAT_OP(leaky_relu, x > 0 ? x : x * (T)p)
 ACT_FLOAT_OP(softsign, x / (1 + FABS_T(x)))
 /* Softplus: x when x > -threshold, exp(x) when x < threshold, else
- * log1p(exp(x)); threshold = log(epsilon of T) + 2 (p). */
-ACT_FLOAT_OP(softplus, x > -(T)p ? x : x < (T)p ? EXP_T(x) : LOG1P_T(EXP_T(x)))
+ * log1p(exp(x)); threshold = log(epsilon of T) + 2 (p). In float all three
+ * are computed and one selected (vectorizes); exp(x) is clamped to the
+ * range where log1p(exp(x)) is selected (|x| < 14, as float epsilon gives),
+ * so vlog1pf16_pos sees finite positive numbers; NaN stays NaN. */
+V16_INLINE v16f softplus16(v16f x, float thr) {
+  const v16f e = vexpf16(x);
+  v16f ec = v16_sel(e < 1e-30f, v16_splat(1e-30f), e);
+  ec = v16_sel(ec > 1e30f, v16_splat(1e30f), ec);
+  const v16f l = vlog1pf16_pos(ec);
+  const v16f r = v16_sel(x > -thr, x, v16_sel(x < thr, e, l));
+  return v16_sel(x != x, x, r);
+}
+ACT_VEC_OP(softplus, softplus16(x, pf), x > -p ? x : x < p ? exp(x) : log1p(exp(x)))
 
 static void relu_kernel(mt_kernel_ctx* ctx) { act_run(ctx, relu_fns, 0, 1); }
 static void relu6_kernel(mt_kernel_ctx* ctx) { act_run(ctx, relu6_fns, 0, 1); }
@@ -1001,13 +1121,27 @@ static void topk_shape(mt_shape_ctx* ctx) {
   ctx->out[0] = ctx->out[1] = out;
 }
 
-/* Row sort by (value descending, index ascending); the comparator reads
- * the row's values as the key type K (float for half/bfloat16). */
-typedef struct topk_row {
-  const void* vals;
-} topk_row;
-typedef void (*topk_fn)(const void* x, void* vals, void* idx, TF_DataType it, int64_t rows,
-                        int64_t cols, int64_t k, int32_t* scratch);
+/* Rows ordered by (value descending, index ascending), as TensorFlow's
+ * kernel orders them; values compare as the key type (float for
+ * half/bfloat16). For k up to TOPK_SELECT_MAX (the common case) a row is
+ * scanned once into a sorted buffer of its k best (TensorFlow uses a
+ * bounded heap likewise): O(cols * k) at worst, O(cols) typically, instead
+ * of sorting the whole row; larger k sorts the row's indices. */
+#define TOPK_SELECT_MAX 64
+typedef struct topk_task {
+  const void* x;
+  void* vals;
+  void* idx;
+  TF_DataType it;
+  int64_t cols, k;
+  atomic_int oom;
+} topk_task;
+
+static void topk_store_idx(const topk_task* t, int64_t at, int32_t i) {
+  if (t->it == TF_INT16) ((int16_t*)t->idx)[at] = (int16_t)i;
+  else if (t->it == TF_INT64) ((int64_t*)t->idx)[at] = i;
+  else ((int32_t*)t->idx)[at] = i;
+}
 
 #define TOPK_FN_(NAME, CT, KEY)                                                            \
   static int NAME##_cmp(const void* a, const void* b, void* arg) {                        \
@@ -1018,26 +1152,52 @@ typedef void (*topk_fn)(const void* x, void* vals, void* idx, TF_DataType it, in
     if (x < y) return 1;                                                                  \
     return (i > j) - (i < j);                                                             \
   }                                                                                       \
-  static void NAME(const void* xv, void* vv, void* iv, TF_DataType it, int64_t rows,      \
-                   int64_t cols, int64_t k, int32_t* idx) {                               \
-    const CT* x = xv;                                                                     \
-    CT* vals = vv;                                                                        \
-    for (int64_t r = 0; r < rows; r++) {                                                  \
+  /* The k best of row into best[0..k), sorted; j > every index already held,          \
+   * so it enters only when strictly greater than the current k-th. */                 \
+  static void NAME##_select(const CT* row, int64_t cols, int64_t k, int32_t* best) {      \
+    int64_t n = 0;                                                                        \
+    for (int64_t j = 0; j < cols; j++) {                                                  \
+      const __typeof__(KEY(row[0])) v = KEY(row[j]);                                      \
+      if (n == k && !(v > KEY(row[best[k - 1]]))) continue;                               \
+      int64_t p = n < k ? n++ : k - 1;                                                    \
+      while (p > 0 && v > KEY(row[best[p - 1]])) {                                        \
+        best[p] = best[p - 1];                                                            \
+        p--;                                                                              \
+      }                                                                                   \
+      best[p] = (int32_t)j;                                                               \
+    }                                                                                     \
+  }                                                                                       \
+  static void NAME(int64_t b, int64_t e, void* arg) {                                     \
+    topk_task* t = arg;                                                                   \
+    const CT* x = t->x;                                                                   \
+    CT* vals = t->vals;                                                                   \
+    const int64_t cols = t->cols, k = t->k;                                               \
+    int32_t small[TOPK_SELECT_MAX];                                                       \
+    int32_t* idx = small;                                                                 \
+    if (k > TOPK_SELECT_MAX && !(idx = malloc((size_t)cols * sizeof(int32_t)))) {          \
+      atomic_store(&t->oom, 1);                                                           \
+      return;                                                                             \
+    }                                                                                     \
+    for (int64_t r = b; r < e; r++) {                                                     \
       const CT* row = x + r * cols;                                                       \
-      for (int64_t j = 0; j < cols; j++) idx[j] = (int32_t)j;                             \
-      qsort_r(idx, (size_t)cols, sizeof(int32_t), NAME##_cmp, (void*)row);                \
+      if (k <= TOPK_SELECT_MAX) {                                                         \
+        NAME##_select(row, cols, k, idx);                                                 \
+      } else {                                                                            \
+        for (int64_t j = 0; j < cols; j++) idx[j] = (int32_t)j;                           \
+        qsort_r(idx, (size_t)cols, sizeof(int32_t), NAME##_cmp, (void*)row);              \
+      }                                                                                   \
       for (int64_t j = 0; j < k; j++) {                                                   \
         vals[r * k + j] = row[idx[j]];                                                    \
-        if (it == TF_INT16) ((int16_t*)iv)[r * k + j] = (int16_t)idx[j];                  \
-        else if (it == TF_INT64) ((int64_t*)iv)[r * k + j] = idx[j];                      \
-        else ((int32_t*)iv)[r * k + j] = idx[j];                                          \
+        topk_store_idx(t, r * k + j, idx[j]);                                             \
       }                                                                                   \
     }                                                                                     \
+    if (idx != small) free(idx);                                                          \
   }
 #define TOPK_PLAIN_(DT, CT, unused) TOPK_FN_(topk_##CT, CT, )
 MT_REAL_TYPES(TOPK_PLAIN_, 0)
 TOPK_FN_(topk_half, mt_half, mt_half_to_float)
 TOPK_FN_(topk_bf16, mt_bfloat16, mt_bfloat16_to_float)
+typedef void (*topk_fn)(int64_t b, int64_t e, void* arg);
 static const topk_fn topk_fns[MT_NUM_DTYPES] = {
     MT_ENTRIES(topk, MT_REAL_TYPES)[TF_HALF] = topk_half, [TF_BFLOAT16] = topk_bf16};
 
@@ -1087,11 +1247,11 @@ static void topk_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* idx = vals ? mt_ctx_alloc(ctx, 1, it, od, x->ndims) : NULL;
   const int64_t n = mt_tensor_nelems(x);
   if (!idx || k == 0 || n == 0) return;
-  int32_t* scratch = mt_malloc((size_t)cols * sizeof(int32_t), ctx->status);
-  if (!scratch) return;
-  fn(mt_tensor_data(x), mt_tensor_data(vals), mt_tensor_data(idx), it, n / cols, cols, k,
-     scratch);
-  free(scratch);
+  topk_task t = {mt_tensor_data(x), mt_tensor_data(vals), mt_tensor_data(idx), it, cols, k, 0};
+  const int64_t cost = k <= TOPK_SELECT_MAX ? 2 * cols : cols * 16;
+  mt_parallel_for(ctx, n / cols, cost, fn, &t);
+  if (atomic_load(&t.oom))
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM allocating the top_k row index");
 }
 
 /* ---- InTopKV2 ---- */

@@ -16,6 +16,18 @@
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
 
+/* Vector-width clones of a hot loop's function: GCC compiles it once per
+ * target and the loader picks by the CPU (ifunc): AVX-512, AVX2, or the
+ * baseline (SSE2) the library is built for. Results are the same in each:
+ * ISO C mode contracts no a*b+c into FMA and GCC vectorizes no float
+ * reduction it would have to reorder, so every lane computes what the
+ * scalar code does. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define MT_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define MT_SIMD_CLONES
+#endif
+
 enum { MT_PAD_VALID = 0, MT_PAD_SAME = 1, MT_PAD_EXPLICIT = 2 };
 
 static inline int mt_padding_mode(const TF_Operation* op) {
