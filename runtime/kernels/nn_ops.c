@@ -540,7 +540,37 @@ static void log_softmax_kernel(mt_kernel_ctx* ctx) { softmax_any_kernel(ctx, 1);
 
 static void l2loss_shape(mt_shape_ctx* ctx) { ctx->out[0] = mt_shape_scalar(); }
 
-/* sum(t ** 2) / 2 over all elements, accumulated in double. */
+/* sum(t ** 2) / 2 over all elements, accumulated in double: blocks of
+ * L2_BLOCK elements summed in parallel (8 interleaved accumulators each, so
+ * the loop vectorizes) and added in block order, so the result does not
+ * depend on the thread count. */
+#define L2_BLOCK ((int64_t)1 << 16)
+typedef struct l2_task {
+  const void* x;
+  int64_t n;
+  double* partial;
+} l2_task;
+
+#define L2_BLOCKS_(NAME, CT)                                                  \
+  MT_SIMD_CLONES static void NAME(int64_t b, int64_t e, void* arg) {          \
+    const l2_task* t = arg;                                                   \
+    const CT* x = t->x;                                                       \
+    for (int64_t blk = b; blk < e; blk++) {                                   \
+      const int64_t i0 = blk * L2_BLOCK;                                      \
+      const int64_t i1 = t->n - i0 < L2_BLOCK ? t->n : i0 + L2_BLOCK;         \
+      double acc[8] = {0};                                                    \
+      int64_t i = i0;                                                         \
+      for (; i + 8 <= i1; i += 8)                                             \
+        for (int k = 0; k < 8; k++) acc[k] += (double)x[i + k] * x[i + k];    \
+      double s = 0;                                                           \
+      for (; i < i1; i++) s += (double)x[i] * x[i];                           \
+      for (int k = 0; k < 8; k++) s += acc[k];                                \
+      t->partial[blk] = s;                                                    \
+    }                                                                         \
+  }
+L2_BLOCKS_(l2_blocks_float, float)
+L2_BLOCKS_(l2_blocks_double, double)
+
 static void l2loss_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* x = ctx->inputs[0];
   const TF_DataType dt = x->dtype;
@@ -551,20 +581,27 @@ static void l2loss_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* y = mt_ctx_alloc(ctx, 0, dt, NULL, 0);
   if (!y) return;
   const int64_t n = mt_tensor_nelems(x);
-  double sum = 0;
-  if (dt == TF_DOUBLE) {
-    const double* p = mt_tensor_data(x);
-    for (int64_t i = 0; i < n; i++) sum += p[i] * p[i];
-    *(double*)mt_tensor_data(y) = sum * 0.5;
-    return;
-  }
+  const int64_t blocks = (n + L2_BLOCK - 1) / L2_BLOCK;
   float* tmp = NULL;
-  const float* p = floats_of(x, n, &tmp, ctx->status);
-  if (!p) return;
-  for (int64_t i = 0; i < n; i++) sum += (double)p[i] * p[i];
+  double* partial = mt_malloc((size_t)(blocks + 1) * sizeof(double), ctx->status);
+  const void* p = !partial ? NULL
+                  : dt == TF_DOUBLE ? mt_tensor_data(x)
+                                    : (const void*)floats_of(x, n, &tmp, ctx->status);
+  if (p) {
+    l2_task t = {p, n, partial};
+    mt_parallel_for(ctx, blocks, L2_BLOCK * 2, dt == TF_DOUBLE ? l2_blocks_double : l2_blocks_float,
+                    &t);
+    double sum = 0;
+    for (int64_t b = 0; b < blocks; b++) sum += partial[b];
+    if (dt == TF_DOUBLE) {
+      *(double*)mt_tensor_data(y) = sum * 0.5;
+    } else {
+      const float r = (float)(sum * 0.5);
+      store_floats(&r, y, 1);
+    }
+  }
   free(tmp);
-  const float r = (float)(sum * 0.5);
-  store_floats(&r, y, 1);
+  free(partial);
 }
 
 /* ---- FusedBatchNorm, FusedBatchNormV3 ---- */
@@ -612,7 +649,7 @@ typedef struct bn_task {
 } bn_task;
 
 /* Rows `o` of the [outer, C, inner] view. */
-static void bn_apply_run(int64_t begin, int64_t end, void* arg) {
+MT_SIMD_CLONES static void bn_apply_run(int64_t begin, int64_t end, void* arg) {
   const bn_task* t = arg;
   const int64_t c = t->c, inner = t->inner;
   for (int64_t o = begin; o < end; o++) {
@@ -650,22 +687,74 @@ static int bn_check_vec(mt_kernel_ctx* ctx, int idx, const char* what, const cha
   return 1;
 }
 
-/* Batch statistics of x ([outer, C, inner]) per channel, in double. */
-static void bn_moments(const float* x, int64_t outer, int64_t c, int64_t inner, double* mean,
-                       double* var) {
-  const int64_t count = outer * inner;
-  for (int64_t j = 0; j < c; j++) mean[j] = var[j] = 0;
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t j = 0; j < c; j++)
-      for (int64_t i = 0; i < inner; i++) mean[j] += x[(o * c + j) * inner + i];
-  for (int64_t j = 0; j < c; j++) mean[j] /= (double)count;
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t j = 0; j < c; j++)
-      for (int64_t i = 0; i < inner; i++) {
-        const double d = x[(o * c + j) * inner + i] - mean[j];
-        var[j] += d * d;
+/* Batch statistics of x ([outer, C, inner]) per channel: sums of x and x^2
+ * in double in one pass (float inputs square exactly in double; E[x^2] -
+ * mean^2 in double loses nothing a float result keeps), over BN_BLOCKS
+ * fixed blocks of rows run in parallel and added in block order, so the
+ * result does not depend on the thread count. */
+#define BN_BLOCKS 32
+typedef struct bn_moments_task {
+  const float* x;
+  int64_t outer, c, inner, per_block;
+  double* partial; /* [BN_BLOCKS][2][c] */
+} bn_moments_task;
+
+MT_SIMD_CLONES static void bn_moments_block(int64_t b, int64_t e, void* arg) {
+  const bn_moments_task* t = arg;
+  const int64_t c = t->c, inner = t->inner;
+  for (int64_t blk = b; blk < e; blk++) {
+    double* sum = t->partial + blk * 2 * c;
+    double* sq = sum + c;
+    const int64_t o0 = blk * t->per_block;
+    const int64_t o1 = o0 + t->per_block < t->outer ? o0 + t->per_block : t->outer;
+    for (int64_t j = 0; j < 2 * c; j++) sum[j] = 0;
+    for (int64_t o = o0; o < o1; o++) {
+      const float* xr = t->x + o * c * inner;
+      if (inner == 1) { /* NHWC: channels contiguous, vectorized across them */
+        for (int64_t j = 0; j < c; j++) {
+          const double v = xr[j];
+          sum[j] += v;
+          sq[j] += v * v;
+        }
+      } else {
+        for (int64_t j = 0; j < c; j++) {
+          double s = 0, q = 0;
+          for (int64_t i = 0; i < inner; i++) {
+            const double v = xr[j * inner + i];
+            s += v;
+            q += v * v;
+          }
+          sum[j] += s;
+          sq[j] += q;
+        }
       }
-  for (int64_t j = 0; j < c; j++) var[j] /= (double)count;
+    }
+  }
+}
+
+/* 0, or 1 with TF_RESOURCE_EXHAUSTED set. */
+static int bn_moments(mt_kernel_ctx* ctx, const float* x, int64_t outer, int64_t c,
+                      int64_t inner, double* mean, double* var) {
+  const int64_t count = outer * inner;
+  const int64_t blocks = outer < BN_BLOCKS ? (outer > 0 ? outer : 1) : BN_BLOCKS;
+  double* partial = mt_malloc((size_t)(blocks * 2 * c + 1) * sizeof(double), ctx->status);
+  if (!partial) return 0;
+  bn_moments_task t = {x, outer, c, inner, (outer + blocks - 1) / blocks, partial};
+  if (t.per_block < 1) t.per_block = 1;
+  mt_parallel_for(ctx, blocks, t.per_block * c * inner * 3, bn_moments_block, &t);
+  for (int64_t j = 0; j < c; j++) {
+    double s = 0, q = 0;
+    for (int64_t b = 0; b < blocks; b++) {
+      s += partial[b * 2 * c + j];
+      q += partial[b * 2 * c + c + j];
+    }
+    const double m = count ? s / (double)count : 0;
+    const double v = count ? q / (double)count - m * m : 0;
+    mean[j] = m;
+    var[j] = v > 0 ? v : 0;
+  }
+  free(partial);
+  return 1;
 }
 
 static void fused_batch_norm_kernel(mt_kernel_ctx* ctx) {
@@ -748,7 +837,7 @@ static void fused_batch_norm_kernel(mt_kernel_ctx* ctx) {
   } else {
     /* Batch statistics; the running ones blend the unbiased variance
      * (Bessel's correction) with exponential_avg_factor, as TensorFlow. */
-    bn_moments(xf, outer, c, inner, mom, mom + c);
+    if (!bn_moments(ctx, xf, outer, c, inner, mom, mom + c)) goto done;
     const int64_t count = outer * inner;
     const double bessel = count > 1 ? (double)count / (double)(count - 1) : 1.0;
     float* old_mean = var + c; /* = sf, overwritten below */
@@ -795,19 +884,77 @@ typedef struct lrn_task {
 } lrn_task;
 
 /* Pixels [begin, end): y = x / (bias + alpha * sum of squares over the
- * depth window [d - r, d + r]) ** beta. */
+ * depth window [d - r, d + r]) ** beta. The window sum slides along the
+ * depth in double (squares of floats are exact there), then the scaling
+ * runs as a separate loop that vectorizes. */
+#define LRN_CHUNK 256
+static void lrn_norms(const float* xr, int64_t d0, int64_t d1, int64_t dep, int64_t r,
+                      double* norm, double bias, double alpha) {
+  double s = 0;
+  const int64_t first_lo = d0 - r < 0 ? 0 : d0 - r, first_hi = d0 + r >= dep ? dep - 1 : d0 + r;
+  for (int64_t j = first_lo; j <= first_hi; j++) s += (double)xr[j] * xr[j];
+  for (int64_t d = d0; d < d1; d++) {
+    if (d > d0) {
+      const int64_t add = d + r, drop = d - r - 1;
+      if (add < dep) s += (double)xr[add] * xr[add];
+      if (drop >= 0) s -= (double)xr[drop] * xr[drop];
+    }
+    norm[d - d0] = bias + alpha * s;
+  }
+}
+
+/* sqrt() must set errno on a negative argument, so GCC keeps a scalar
+ * libm fallback in the loop and vectorizes none of it; with AVX2 the
+ * beta = 0.5 case runs on intrinsics instead (IEEE sqrt and division are
+ * correctly rounded either way: the same results). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#include <immintrin.h>
+#define LRN_HAVE_AVX2 1
+__attribute__((target("avx2"))) static int64_t lrn_rsqrt_avx2(const float* xr, float* yr,
+                                                               const double* norm, int64_t n) {
+  int64_t d = 0;
+  const __m256d one = _mm256_set1_pd(1.0);
+  for (; d + 4 <= n; d += 4) {
+    const __m256d r = _mm256_div_pd(one, _mm256_sqrt_pd(_mm256_loadu_pd(norm + d)));
+    const __m256d xv = _mm256_cvtps_pd(_mm_loadu_ps(xr + d));
+    _mm_storeu_ps(yr + d, _mm256_cvtpd_ps(_mm256_mul_pd(xv, r)));
+  }
+  return d;
+}
+#else
+#define LRN_HAVE_AVX2 0
+#endif
+
+static void lrn_scale(const float* xr, float* yr, const double* norm, int64_t n, double beta,
+                      int avx2) {
+  if (beta == 0.5) {
+    int64_t d = 0;
+#if LRN_HAVE_AVX2
+    if (avx2) d = lrn_rsqrt_avx2(xr, yr, norm, n);
+#endif
+    for (; d < n; d++) yr[d] = (float)(xr[d] * (1 / sqrt(norm[d])));
+  } else {
+    for (int64_t d = 0; d < n; d++) yr[d] = (float)(xr[d] * pow(norm[d], -beta));
+  }
+}
+
 static void lrn_run(int64_t begin, int64_t end, void* arg) {
   const lrn_task* t = arg;
   const int64_t dep = t->depth, r = t->radius;
+#if LRN_HAVE_AVX2
+  const int avx2 = __builtin_cpu_supports("avx2");
+#else
+  const int avx2 = 0;
+#endif
+  double norm[LRN_CHUNK];
   for (int64_t p = begin; p < end; p++) {
     const float* xr = t->x + p * dep;
     float* yr = t->y + p * dep;
-    for (int64_t d = 0; d < dep; d++) {
-      const int64_t lo = d - r < 0 ? 0 : d - r, hi = d + r >= dep ? dep - 1 : d + r;
-      double s = 0;
-      for (int64_t j = lo; j <= hi; j++) s += (double)xr[j] * xr[j];
-      const double norm = t->bias + t->alpha * s;
-      yr[d] = (float)(xr[d] * (t->beta == 0.5 ? 1 / sqrt(norm) : pow(norm, -t->beta)));
+    /* chunks restart the window sum: bounded rounding drift, bounded stack */
+    for (int64_t d0 = 0; d0 < dep; d0 += LRN_CHUNK) {
+      const int64_t d1 = dep - d0 < LRN_CHUNK ? dep : d0 + LRN_CHUNK;
+      lrn_norms(xr, d0, d1, dep, r, norm, t->bias, t->alpha);
+      lrn_scale(xr + d0, yr + d0, norm, d1 - d0, t->beta, avx2);
     }
   }
 }
@@ -841,7 +988,7 @@ static void lrn_kernel(mt_kernel_ctx* ctx) {
     lrn_task t = {xf, yf, depth, radius, mt_op_attr_float(ctx->op, "bias", 1.0f),
                   mt_op_attr_float(ctx->op, "alpha", 1.0f),
                   mt_op_attr_float(ctx->op, "beta", 0.5f)};
-    mt_parallel_for(ctx, n / depth, depth * (2 * radius + 4), lrn_run, &t);
+    mt_parallel_for(ctx, n / depth, depth * 8, lrn_run, &t);
     if (x->dtype != TF_FLOAT) {
       store_floats(yf, y, n);
       free(yf);
