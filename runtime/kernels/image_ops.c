@@ -15,6 +15,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES, mt_parallel_for_shared */
 
 static void resize_shape(mt_shape_ctx* ctx) {
   if (!mt_shape_with_rank(ctx, 0, 4) || !mt_shape_with_rank(ctx, 1, 1)) return;
@@ -120,7 +121,7 @@ typedef struct bilinear_task {
 #define LOAD_HALF_(v) mt_half_to_float(v)
 #define LOAD_BF16_(v) mt_bfloat16_to_float(v)
 #define BILINEAR_ROWS_(NAME, CT, LOAD)                                                   \
-  static void bilinear_##NAME(int64_t b, int64_t e, void* arg) {                        \
+  MT_SIMD_CLONES static void bilinear_##NAME(int64_t b, int64_t e, void* arg) {                        \
     const bilinear_task* t = arg;                                                       \
     const CT* x = t->x;                                                                 \
     const int64_t c = t->c;                                                             \
@@ -187,7 +188,7 @@ static void resize_bilinear_kernel(mt_kernel_ctx* ctx) {
   lerp_weights(w + oh, ow, x->dims[2], ws, half);
   bilinear_task t = {mt_tensor_data(x), mt_tensor_data(y), x->dims[1], x->dims[2], x->dims[3],
                      oh, ow, w, w + oh};
-  mt_parallel_for(ctx, x->dims[0] * oh, ow * x->dims[3] * 8, fn, &t);
+  mt_parallel_for_shared(ctx, x->dims[0] * oh, 8, ow * x->dims[3] * 8, fn, &t);
   free(w);
 }
 
@@ -255,7 +256,7 @@ static void resize_nearest_kernel(mt_kernel_ctx* ctx) {
   nearest_task t = {mt_tensor_data(x), mt_tensor_data(y),
                     (size_t)x->dims[3] * TF_DataTypeSize(x->dtype), x->dims[1], x->dims[2],
                     oh, ow, idx, idx + oh};
-  mt_parallel_for(ctx, x->dims[0] * oh, ow * x->dims[3], nearest_rows, &t);
+  mt_parallel_for_shared(ctx, x->dims[0] * oh, 8, ow * x->dims[3], nearest_rows, &t);
   free(idx);
 }
 
