@@ -8,9 +8,9 @@
  * transposed to NHWC and back. Conv2D and its input gradient are
  * im2col/col2im + GEMM (BLAS for double and transposed products, an
  * AVX-512 kernel of our own for float forward tiles where the CPU has it)
- * tiled over output rows so the patch matrix stays small; a 1x1 stride-1 unpadded conv and a conv
- * whose window covers the whole input use the input as the patch matrix
- * directly. Depthwise convolution is a direct loop over channels, rows
+ * tiled over output rows so the patch matrix stays small; a 1x1 stride-1
+ * unpadded conv and a conv whose window covers the whole input use the
+ * input as the patch matrix directly. Depthwise convolution is a direct loop over channels, rows
  * shared out over the intra-op threads. */
 #include <cblas.h>
 #include <stdatomic.h>
