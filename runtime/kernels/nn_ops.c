@@ -323,20 +323,27 @@ typedef void (*act_fn)(const void* x, void* y, int64_t begin, int64_t end, doubl
     const CT* xp = xv;                                                                     \
     CT* yp = yv;                                                                           \
     const float pf = (float)p;                                                             \
+    /* float moves whole vectors (no per-element staging: a vector load of                 \
+     * just-stored scalars stalls store forwarding) */                                     \
+    const int direct = sizeof(CT) == sizeof(float);                                        \
     (void)pf;                                                                              \
     float buf[16];                                                                         \
     for (int64_t i = begin; i < end; i += 16) {                                            \
       const int64_t n = end - i < 16 ? end - i : 16;                                       \
-      if (n == 16) {                                                                       \
-        for (int j = 0; j < 16; j++) buf[j] = LOAD(xp[i + j]);                             \
+      v16f x;                                                                              \
+      if (direct && n == 16) {                                                             \
+        memcpy(&x, xp + i, sizeof x);                                                      \
       } else {                                                                             \
         for (int j = 0; j < 16; j++) buf[j] = j < n ? LOAD(xp[i + j]) : 0.0f;              \
+        memcpy(&x, buf, sizeof x);                                                         \
       }                                                                                    \
-      v16f x;                                                                              \
-      memcpy(&x, buf, sizeof x);                                                           \
       const v16f r = (EXPR);                                                               \
-      memcpy(buf, &r, sizeof r);                                                           \
-      for (int64_t j = 0; j < n; j++) yp[i + j] = STORE(buf[j]);                           \
+      if (direct && n == 16) {                                                             \
+        memcpy(yp + i, &r, sizeof r);                                                      \
+      } else {                                                                             \
+        memcpy(buf, &r, sizeof r);                                                         \
+        for (int64_t j = 0; j < n; j++) yp[i + j] = STORE(buf[j]);                         \
+      }                                                                                    \
     }                                                                                      \
   }
 #define ACT_VEC_OP(NAME, EXPR, DEXPR)                                                      \
