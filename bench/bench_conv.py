@@ -121,12 +121,14 @@ def main():
            if not only or only in k}
     print("batch %d, %d rounds x median of %d runs, ms (ratio = median of same-round "
           "minitf / TensorFlow)" % (BATCH, rounds, repeats))
-    print("%-36s %10s %10s %10s %7s" % ("case", "minitf", "TF", "NumPy", "ratio"))
-    for name, (t, tt, ratio) in res.items():
+    print("%-36s %10s %10s %10s %7s %7s" % ("case", "minitf", "TF", "NumPy", "ratio",
+                                             "best"))
+    for name, (t, tt, ratio, best) in res.items():
         npt = nps.get(name)
         print("%-36s %10.2f %10s %10s %7s" % (
             name, t * 1e3, "%.2f" % (tt * 1e3) if tt else "-",
-            "%.2f" % (npt * 1e3) if npt else "-", "%.2f" % ratio if ratio else "-"))
+            "%.2f" % (npt * 1e3) if npt else "-", "%.2f" % ratio if ratio else "-",
+            "%.2f" % best if best else "-"))
         sys.stdout.flush()
 
 

@@ -13,15 +13,20 @@ import time
 DEFAULT_TF_PYTHON = "/opt/tfvenv/bin/python"
 
 
-def median_time(fn, repeats=7, number=1):
-    """Median over `repeats` of the mean seconds per call of `fn` over `number` calls."""
+def run_times(fn, repeats=7, number=1):
+    """The mean seconds per call of `fn` over `number` calls, `repeats` times."""
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         for _ in range(number):
             fn()
         times.append((time.perf_counter() - t0) / number)
-    return statistics.median(times)
+    return times
+
+
+def median_time(fn, repeats=7, number=1):
+    """Median over `repeats` of the mean seconds per call of `fn` over `number` calls."""
+    return statistics.median(run_times(fn, repeats, number))
 
 
 def tf_python(argv):
@@ -81,7 +86,7 @@ def tf_serve(setup):
         if name != current:  # one case (graph, session, inputs) alive at a time
             fn = None
             current, fn = name, setup(tf, name)
-        emit_tf_side({name: median_time(fn, int(repeats), int(number))})
+        emit_tf_side({name: run_times(fn, int(repeats), int(number))})
 
 
 class _TFServer:
@@ -109,10 +114,12 @@ class _TFServer:
 
 
 def interleaved(script, setup, names, argv, rounds=3, repeats=5, number=1):
-    """{name: (minitf s, TF s or None, median per-round ratio or None)}.
+    """{name: (minitf s, TF s or None, median per-round ratio or None, ratio of the fastest
+    runs or None)}: times are medians over rounds of each round's median.
 
     `setup(tf, name)` builds the case for a framework module and returns a callable running it
-    once (warmed up)."""
+    once (warmed up). The fastest run of each side is the one least disturbed by other
+    processes; its ratio is printed beside the median one."""
     import minitf.compat.v1 as mtf
 
     python = tf_python(argv)
@@ -125,14 +132,19 @@ def interleaved(script, setup, names, argv, rounds=3, repeats=5, number=1):
     out = {}
     for name in names:
         fn = setup(mtf, name)
-        ours, theirs, ratios = [], [], []
+        ours, theirs, ratios, best = [], [], [], [float("inf"), float("inf")]
         for _ in range(rounds):
-            ours.append(median_time(fn, repeats, number))
+            t = run_times(fn, repeats, number)
+            ours.append(statistics.median(t))
+            best[0] = min(best[0], min(t))
             if server:
-                theirs.append(server.time(name, repeats, number))
+                tt = server.time(name, repeats, number)
+                theirs.append(statistics.median(tt))
+                best[1] = min(best[1], min(tt))
                 ratios.append(ours[-1] / theirs[-1])
         out[name] = (statistics.median(ours), statistics.median(theirs) if theirs else None,
-                     statistics.median(ratios) if ratios else None)
+                     statistics.median(ratios) if ratios else None,
+                     best[0] / best[1] if theirs else None)
     if server:
         server.close()
     return out
