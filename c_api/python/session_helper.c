@@ -32,9 +32,27 @@ PyObject* MT_RaiseStatus(const TF_Status* status) {
   return NULL;
 }
 
+/* NumPy type number of ml_dtypes.bfloat16 (a user-defined NumPy type), or
+ * -1 when ml_dtypes is not installed. Looked up once; guarded by the GIL. */
+static int bfloat16_type_num(void) {
+  static int num = -2;
+  if (num != -2) return num;
+  num = -1;
+  PyObject* mod = PyImport_ImportModule("ml_dtypes");
+  PyObject* type = mod ? PyObject_GetAttrString(mod, "bfloat16") : NULL;
+  PyArray_Descr* d = type ? PyArray_DescrFromTypeObject(type) : NULL;
+  if (d) num = d->type_num;
+  Py_XDECREF(d);
+  Py_XDECREF(type);
+  Py_XDECREF(mod);
+  PyErr_Clear();
+  return num;
+}
+
 /* NumPy type number for a TF dtype, or -1 when NumPy has no equivalent. */
 static int npy_type_of(TF_DataType dt) {
   switch (dt) {
+    case TF_BFLOAT16: return bfloat16_type_num();
     case TF_FLOAT: return NPY_FLOAT32;
     case TF_DOUBLE: return NPY_FLOAT64;
     case TF_INT32: return NPY_INT32;
@@ -76,7 +94,10 @@ static TF_DataType tf_type_of(PyArrayObject* a) {
     case NPY_UINT32: return TF_UINT32;
     case NPY_UINT64: return TF_UINT64;
     case NPY_OBJECT: case NPY_STRING: case NPY_UNICODE: return TF_STRING;
-    default: return (TF_DataType)0;
+    default:
+      if (PyArray_TYPE(a) >= NPY_USERDEF && PyArray_TYPE(a) == bfloat16_type_num())
+        return TF_BFLOAT16;
+      return (TF_DataType)0;
   }
 }
 
