@@ -131,8 +131,9 @@ typedef mt_complex128 mt_acc_mt_complex128;
 
 /* "DT_FLOAT" etc. (TensorFlow's DataTypeString of the enum). */
 const char* mt_dt_enum_name(TF_DataType dt, char* buf, size_t cap);
-/* TF_INVALID_ARGUMENT "No OpKernel was registered to support Op 'X' with
- * these attrs: [T=DT_HALF]" for a dtype the kernel does not implement. */
+/* TF_INVALID_ARGUMENT "No OpKernel was registered to support Op 'X' used by
+ * {{node n}} with these attrs: [T=DT_HALF]" for a dtype the kernel does not
+ * implement (TensorFlow's words). */
 void mt_kernel_unsupported(mt_kernel_ctx* ctx, const char* attr, TF_DataType dt);
 /* Checks a kernel input's rank against [min, max] (max < 0: no max). */
 int mt_check_rank(mt_kernel_ctx* ctx, int idx, const char* what, int min, int max);

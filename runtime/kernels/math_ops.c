@@ -297,7 +297,9 @@ static inline uint64_t f2u64(double v) {
 #define CVT_mt_bfloat16(v) mt_float_to_bfloat16((float)(v))
 #define CVT_mt_complex64(v) ((mt_complex64)(v))
 #define CVT_mt_complex128(v) ((mt_complex128)(v))
-#define CVT_mt_bool(v) ((v) != 0)
+/* Complex to bool looks at the real part only, as TensorFlow. */
+#define CVT_mt_bool(v) \
+  _Generic((v), mt_complex64: crealf(v) != 0, mt_complex128: creal(v) != 0, default: (v) != 0)
 #define CVT_int8_t(v) FLOAT_OR(v, f2i32, int8_t)
 #define CVT_int16_t(v) FLOAT_OR(v, f2i32, int16_t)
 #define CVT_int32_t(v) FLOAT_OR(v, f2i32, int32_t)

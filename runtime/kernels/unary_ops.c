@@ -73,13 +73,22 @@ FLOAT_COMPLEX_OP(tan, RF(tan, x), CF(ctan, x))
 FLOAT_COMPLEX_OP(tanh, RF(tanh, x), CF(ctanh, x))
 FLOAT_COMPLEX_OP(sigmoid, 1 / (1 + RF(exp, -x)), 1 / (1 + CF(cexp, -x)))
 
-MT_UNARY_OP(erf, MT_FLOATING_TYPES, RF(erf, x))
+/* TensorFlow 2.21's double erf (Eigen's rational approximation) gives NaN
+ * once x * x overflows, erf(+-inf) included; float is exact there. */
+static inline double erf_tf(double x) { return isinf(x * x) ? NAN : erf(x); }
+MT_UNARY_LOOPS(erf_f, MT_HALF_TYPES, erff(x))
+MT_UNARY_LOOPS(erf_d, MT_FLOAT_TYPES, _Generic(x, double: erf_tf, default: erff)(x))
+static const mt_unary_fn erf_fns[MT_NUM_DTYPES] = {
+    MT_ENTRIES(erf_f, MT_HALF_TYPES) MT_ENTRIES(erf_d, MT_FLOAT_TYPES)};
+MT_UNARY_KERNEL(erf, erf_fns, NULL)
 MT_UNARY_OP(floor, MT_FLOATING_TYPES, RF(floor, x))
 MT_UNARY_OP(ceil, MT_FLOATING_TYPES, RF(ceil, x))
-/* Round half to even (the default rounding mode); integers unchanged. */
+/* Round half to even (the default rounding mode). TensorFlow 2.21's CPU
+ * kernel for int32/int64 returns zeros (observed for every input);
+ * minitf reproduces that result. */
 MT_UNARY_LOOPS(round_f, MT_FLOATING_TYPES, RF(rint, x))
 #define ROUND_INT_TYPES(X, ...) X(TF_INT32, int32_t, __VA_ARGS__) X(TF_INT64, int64_t, __VA_ARGS__)
-MT_UNARY_LOOPS(round_i, ROUND_INT_TYPES, x)
+MT_UNARY_LOOPS(round_i, ROUND_INT_TYPES, ((void)x, (T)0))
 static const mt_unary_fn round_fns[MT_NUM_DTYPES] = {
     MT_ENTRIES(round_f, MT_FLOATING_TYPES) MT_ENTRIES(round_i, ROUND_INT_TYPES)};
 MT_UNARY_KERNEL(round, round_fns, NULL)
