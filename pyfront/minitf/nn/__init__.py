@@ -6,3 +6,4 @@ from minitf.ops.nn_ops import bias_add, relu, softmax  # noqa: F401
 # --- conv / pooling ---
 
 # --- elementwise aliases (e.g. sigmoid, tanh) ---
+from minitf.ops.math_ops import sigmoid, tanh  # noqa: F401,E402
