@@ -174,13 +174,8 @@ def _make_unary(op_type, py_name, doc):
     return fn
 
 
-floordiv = _make_binary("FloorDiv", "floordiv",
-                        "x // y elementwise, rounding toward -inf (op FloorDiv); integer\n"
-                        "    division by zero fails at run time (InvalidArgumentError).")
-floor_div = floordiv
-floormod = _make_binary("FloorMod", "floormod",
-                        "Remainder of floor division, with the sign of y (op FloorMod).")
-mod = floormod
+floor_div = _make_binary("FloorDiv", "floor_div",
+                         "x // y elementwise, rounding toward -inf (op FloorDiv, no name scope).")
 truncatediv = _make_binary("TruncateDiv", "truncatediv",
                            "x / y rounded toward zero (op TruncateDiv).")
 maximum = _make_binary("Maximum", "maximum", "max(x, y) elementwise; NaN propagates (op Maximum).")
@@ -199,27 +194,9 @@ def atan2(y, x, name=None):
 
 
 div_no_nan = _make_binary("DivNoNan", "div_no_nan", "x / y, or 0 where y is 0 (op DivNoNan).")
-less = _make_binary("Less", "less", "x < y elementwise, a bool tensor (op Less).")
-less_equal = _make_binary("LessEqual", "less_equal", "x <= y elementwise, a bool tensor (op LessEqual).")
-greater = _make_binary("Greater", "greater", "x > y elementwise, a bool tensor (op Greater).")
-greater_equal = _make_binary("GreaterEqual", "greater_equal",
-                             "x >= y elementwise, a bool tensor (op GreaterEqual).")
-logical_and = _make_binary("LogicalAnd", "logical_and", "x AND y of bool tensors (op LogicalAnd).")
-logical_or = _make_binary("LogicalOr", "logical_or", "x OR y of bool tensors (op LogicalOr).")
 bitwise_and = _make_binary("BitwiseAnd", "bitwise_and", "x & y of integer tensors (op BitwiseAnd).")
 bitwise_or = _make_binary("BitwiseOr", "bitwise_or", "x | y of integer tensors (op BitwiseOr).")
 bitwise_xor = _make_binary("BitwiseXor", "bitwise_xor", "x ^ y of integer tensors (op BitwiseXor).")
-
-
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's name
-    """x ** y elementwise (tf.math.pow; op Pow).
-
-    x, y: tensors of one dtype (float, int or complex), broadcast NumPy-style. Integer x to a
-    negative integer power fails at run time (InvalidArgumentError). Raises ValueError when static
-    shapes do not broadcast.
-    """
-    with ops.name_scope(name, "Pow", [x]) as name:
-        return _op("Pow", x=x, y=y, name=name)
 
 
 def equal(x, y, name=None):
@@ -235,14 +212,6 @@ def not_equal(x, y, name=None):
     return _op("NotEqual", x=x, y=y, name=name)
 
 
-def logical_xor(x, y, name="LogicalXor"):
-    """x XOR y of bool tensors (tf.math.logical_xor), built as TensorFlow does:
-    (x | y) & ~(x & y)."""
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
-
-
-abs = _make_unary("Abs", "abs", "|x| elementwise for real tensors (op Abs); the minimum integer\n"  # noqa: A001
-                  "    stays itself (wraps) as in TensorFlow.")
 sign = _make_unary("Sign", "sign", "-1, 0 or 1 by the sign of x; x / |x| for complex (op Sign).")
 square = _make_unary("Square", "square", "x * x elementwise (op Square).")
 sqrt = _make_unary("Sqrt", "sqrt", "Square root elementwise (op Sqrt).")
@@ -265,7 +234,6 @@ rint = _make_unary("Rint", "rint", "Nearest integer, halves to even (op Rint).")
 is_nan = _make_unary("IsNan", "is_nan", "True where x is NaN (op IsNan).")
 is_inf = _make_unary("IsInf", "is_inf", "True where x is +-Inf (op IsInf).")
 is_finite = _make_unary("IsFinite", "is_finite", "True where x is neither NaN nor Inf (op IsFinite).")
-logical_not = _make_unary("LogicalNot", "logical_not", "NOT x of a bool tensor (op LogicalNot).")
 
 
 def round(x, name=None):  # noqa: A001 - TensorFlow's name
@@ -378,59 +346,127 @@ def _add_op(x, y, name):
     return _op("AddV2", x=x, y=y, name=name)
 
 
-# & | ^ ~ are logical for bools and bitwise for integers (TensorFlow 2.x's Tensor operators).
-def _and_op(x, y, name):
+def floordiv(x, y, name=None):
+    """x // y rounding toward negative infinity (tf.math.floordiv; op FloorDiv)."""
+    with ops.name_scope(name, "floordiv", [x, y]) as name:
+        return _op("FloorDiv", x=x, y=y, name=name)
+
+
+def floormod(x, y, name=None):
+    """Remainder of floor division, sign of y (tf.math.floormod; op FloorMod)."""
+    return _op("FloorMod", x=x, y=y, name=name)
+
+
+mod = floormod
+
+
+def pow(x, y, name=None):  # noqa: A001
+    """x ** y elementwise (tf.math.pow; op Pow)."""
+    with ops.name_scope(name, "Pow", [x]) as name:
+        return _op("Pow", x=x, y=y, name=name)
+
+
+def abs(x, name=None):  # noqa: A001
+    """|x| elementwise (tf.math.abs; op Abs, ComplexAbs for complex x)."""
+    with ops.name_scope(name, "Abs", [x]) as name:
+        x = ops.convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            return _op("ComplexAbs", x=x, Tout=x.dtype.real_dtype, name=name)
+        return _op("Abs", x=x, name=name)
+
+
+def logical_not(x, name=None):
+    """NOT x for bool tensors (op LogicalNot)."""
+    return _op("LogicalNot", x=x, name=name)
+
+
+def logical_and(x, y, name=None):
+    """x AND y for bool tensors (op LogicalAnd)."""
+    return _op("LogicalAnd", x=x, y=y, name=name)
+
+
+def logical_or(x, y, name=None):
+    """x OR y for bool tensors (op LogicalOr)."""
+    return _op("LogicalOr", x=x, y=y, name=name)
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y for bool tensors, as TensorFlow builds it:
+    LogicalAnd(LogicalOr(x, y), LogicalNot(LogicalAnd(x, y)))."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def less(x, y, name=None):
+    """x < y elementwise, bool result (op Less)."""
+    return _op("Less", x=x, y=y, name=name)
+
+
+def less_equal(x, y, name=None):
+    """x <= y elementwise, bool result (op LessEqual)."""
+    return _op("LessEqual", x=x, y=y, name=name)
+
+
+def greater(x, y, name=None):
+    """x > y elementwise, bool result (op Greater)."""
+    return _op("Greater", x=x, y=y, name=name)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y elementwise, bool result (op GreaterEqual)."""
+    return _op("GreaterEqual", x=x, y=y, name=name)
+
+
+def _and(x, y, name=None):
     if x.dtype == dtypes.bool:
         return logical_and(x, y, name=name)
-    return bitwise_and(x, y, name=name)
+    return _op("BitwiseAnd", x=x, y=y, name=name)
 
 
-def _or_op(x, y, name):
+def _or(x, y, name=None):
     if x.dtype == dtypes.bool:
         return logical_or(x, y, name=name)
-    return bitwise_or(x, y, name=name)
+    return _op("BitwiseOr", x=x, y=y, name=name)
 
 
-def _xor_op(x, y, name):
+def _xor(x, y, name=None):
     if x.dtype == dtypes.bool:
         return logical_xor(x, y, name=name)
-    return bitwise_xor(x, y, name=name)
+    return _op("BitwiseXor", x=x, y=y, name=name)
 
 
-def _invert_op(x, name=None):
+def _invert(x, name=None):
     if x.dtype == dtypes.bool:
         return logical_not(x, name=name)
-    raise TypeError("~ of a %s tensor needs the Invert op, which minitf does not register"
-                    % x.dtype.name)
+    return _op("Invert", x=x, name=name)
 
 
 def _install_operators():
+    """Tensor operators with TensorFlow's op types and name scopes: `x + y`
+    is op "add" (AddV2), `1 + x` is "add_1" with the constant "add_1/x"."""
     table = {
         "add": ("add", _add_op),
         "sub": ("sub", lambda x, y, name: _op("Sub", x=x, y=y, name=name)),
         "mul": ("mul", lambda x, y, name: _op("Mul", x=x, y=y, name=name)),
         "truediv": ("truediv", _truediv),
-        "matmul": ("matmul", matmul),
-    }
-    table.update({
-        "floordiv": ("floordiv", floordiv),
-        "mod": ("mod", floormod),
+        "floordiv": ("floordiv", lambda x, y, name: _op("FloorDiv", x=x, y=y, name=name)),
+        "mod": ("mod", lambda x, y, name: _op("FloorMod", x=x, y=y, name=name)),
         "pow": ("pow", lambda x, y, name: _op("Pow", x=x, y=y, name=name)),
-        "and": ("and", _and_op),
-        "or": ("or", _or_op),
-        "xor": ("xor", _xor_op),
-    })
+        "matmul": ("matmul", matmul),
+        "and": ("and", _and),
+        "or": ("or", _or),
+        "xor": ("xor", _xor),
+    }
     for key, (op_name, fn) in table.items():
         fwd, rev = _binary(op_name, fn)
         setattr(ops.Tensor, "__%s__" % key, fwd)
         setattr(ops.Tensor, "__r%s__" % key, rev)
     ops.Tensor.__neg__ = lambda self: negative(self)
-    # Comparisons have no reflected form (Python swaps them itself).
-    # Comparisons: the op itself, no name scope (TensorFlow's Tensor.__lt__ = gen_math_ops.less).
-    for key, fn in (("lt", less), ("le", less_equal), ("gt", greater), ("ge", greater_equal)):
-        setattr(ops.Tensor, "__%s__" % key, lambda self, other, _fn=fn: _fn(self, other))
-    ops.Tensor.__abs__ = lambda self: abs(self, name=None)
-    ops.Tensor.__invert__ = _invert_op
+    ops.Tensor.__abs__ = lambda self: abs(self)
+    ops.Tensor.__invert__ = lambda self: _invert(self)
+    ops.Tensor.__lt__ = lambda self, other: less(self, other)
+    ops.Tensor.__le__ = lambda self, other: less_equal(self, other)
+    ops.Tensor.__gt__ = lambda self, other: greater(self, other)
+    ops.Tensor.__ge__ = lambda self, other: greater_equal(self, other)
 
 
 _install_operators()
