@@ -32,9 +32,27 @@ PyObject* MT_RaiseStatus(const TF_Status* status) {
   return NULL;
 }
 
+/* NumPy type number of ml_dtypes.bfloat16 (a user-defined NumPy type), or
+ * -1 when ml_dtypes is not installed. Looked up once; guarded by the GIL. */
+static int bfloat16_type_num(void) {
+  static int num = -2;
+  if (num != -2) return num;
+  num = -1;
+  PyObject* mod = PyImport_ImportModule("ml_dtypes");
+  PyObject* type = mod ? PyObject_GetAttrString(mod, "bfloat16") : NULL;
+  PyArray_Descr* d = type ? PyArray_DescrFromTypeObject(type) : NULL;
+  if (d) num = d->type_num;
+  Py_XDECREF(d);
+  Py_XDECREF(type);
+  Py_XDECREF(mod);
+  PyErr_Clear();
+  return num;
+}
+
 /* NumPy type number for a TF dtype, or -1 when NumPy has no equivalent. */
 static int npy_type_of(TF_DataType dt) {
   switch (dt) {
+    case TF_BFLOAT16: return bfloat16_type_num();
     case TF_FLOAT: return NPY_FLOAT32;
     case TF_DOUBLE: return NPY_FLOAT64;
     case TF_INT32: return NPY_INT32;
@@ -61,21 +79,12 @@ static int npy_type_of(TF_DataType dt) {
 /* The NumPy dtype of bfloat16 arrays: ml_dtypes.bfloat16, as TensorFlow
  * uses. New reference; NULL + TypeError without ml_dtypes. GIL held. */
 static PyArray_Descr* bfloat16_descr(void) {
-  static PyArray_Descr* cached;
-  if (cached == NULL) {
-    PyObject* m = PyImport_ImportModule("ml_dtypes");
-    PyObject* t = m ? PyObject_GetAttrString(m, "bfloat16") : NULL;
-    Py_XDECREF(m);
-    if (t == NULL || PyArray_DescrConverter(t, &cached) != NPY_SUCCEED) {
-      cached = NULL;
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
-    }
-    Py_XDECREF(t);
-    if (cached == NULL) return NULL;
+  int num = bfloat16_type_num();
+  if (num < 0) {
+    PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
+    return NULL;
   }
-  Py_INCREF(cached);
-  return cached;
+  return PyArray_DescrFromType(num);
 }
 
 /* TF dtype for a NumPy array, or 0 when TensorFlow has none. */
@@ -96,9 +105,10 @@ static TF_DataType tf_type_of(PyArrayObject* a) {
     case NPY_UINT32: return TF_UINT32;
     case NPY_UINT64: return TF_UINT64;
     case NPY_OBJECT: case NPY_STRING: case NPY_UNICODE: return TF_STRING;
-    default: /* ml_dtypes.bfloat16 is a user dtype: known by its scalar type */
-      return strcmp(PyArray_DESCR(a)->typeobj->tp_name, "bfloat16") == 0 ? TF_BFLOAT16
-                                                                          : (TF_DataType)0;
+    default:
+      if (PyArray_TYPE(a) >= NPY_USERDEF && PyArray_TYPE(a) == bfloat16_type_num())
+        return TF_BFLOAT16;
+      return (TF_DataType)0;
   }
 }
 
