@@ -468,3 +468,7 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype);
 PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status);

@@ -51,6 +51,16 @@ PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
 
+/* MT_SessionRun with a serialized RunOptions (bytes, or None) and, when
+ * `want_metadata`, a RunMetadata buffer. Returns a new (values, metadata)
+ * tuple: metadata is the serialized RunMetadata (bytes) or None. With
+ * RunOptions.trace_level > 0 the metadata carries per-node step stats.
+ * Errors as MT_SessionRun. */
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status);
+
 /* Parses a (TF_Operation*, index) pair as SWIG wraps them into `out`;
  * 0 on success, -1 with a TypeError. Implemented in the SWIG wrapper
  * (tensorflow.i), which owns the SWIG type table. */
