@@ -136,6 +136,7 @@ setup(
     packages=[
         "minitf", "minitf.compat", "minitf.compat.v1", "minitf.core", "minitf.core.framework",
         "minitf.core.protobuf", "minitf.framework", "minitf.client", "minitf.ops", "minitf.nn",
+        "minitf.train",
     ],
     package_dir={"": "pyfront"},
     package_data={

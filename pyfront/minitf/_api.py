@@ -53,6 +53,7 @@ from minitf.ops.variables import (  # noqa: F401
 # --- random ---
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import train  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 

@@ -602,6 +602,10 @@ class Graph:
                 c = c.op
             if c not in current and c not in ops:
                 ops.append(c)
+                # TensorFlow marks every manual control input this way; the
+                # attr shows in GraphDefs and node_def.
+                c._set_attr("_has_manual_control_dependencies",
+                            attr_value_pb2.AttrValue(b=True))
         return _ControlDependenciesController(self, ops)
 
     @contextlib.contextmanager
