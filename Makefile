@@ -13,7 +13,7 @@ HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tenso
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: demo test install deps lib ctest asan-ctest asan-pytest pytest clean
+.PHONY: demo test install deps lib ctest asan-ctest asan-pytest pytest clean test-interop
 
 demo: install
 	$(PYTHON) -m minitf demo
@@ -32,6 +32,12 @@ install: deps
 
 pytest:
 	$(PYTHON) -m pytest -q tests
+
+# Optional: DLPack interchange with PyTorch / JAX. Install them yourself into
+# the venv first (e.g. pip install torch==2.13.0 from a local wheel); the
+# tests of a framework that is missing are skipped, and the run lists why.
+test-interop:
+	$(PYTHON) -m pytest -q -rs tests/python/test_dlpack.py
 
 lib: build/libc_api.so
 

@@ -472,3 +472,6 @@ PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
                                    PyObject* feed_outputs, PyObject* feed_values,
                                    PyObject* fetch_outputs, PyObject* targets, int want_metadata,
                                    TF_Status* status);
+/* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
+PyObject* MT_ToDLPack(PyObject* value, int versioned);
+PyObject* MT_FromDLPack(PyObject* capsule);

@@ -58,6 +58,26 @@ static int npy_type_of(TF_DataType dt) {
   }
 }
 
+/* The NumPy dtype of bfloat16 arrays: ml_dtypes.bfloat16, as TensorFlow
+ * uses. New reference; NULL + TypeError without ml_dtypes. GIL held. */
+static PyArray_Descr* bfloat16_descr(void) {
+  static PyArray_Descr* cached;
+  if (cached == NULL) {
+    PyObject* m = PyImport_ImportModule("ml_dtypes");
+    PyObject* t = m ? PyObject_GetAttrString(m, "bfloat16") : NULL;
+    Py_XDECREF(m);
+    if (t == NULL || PyArray_DescrConverter(t, &cached) != NPY_SUCCEED) {
+      cached = NULL;
+      PyErr_Clear();
+      PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
+    }
+    Py_XDECREF(t);
+    if (cached == NULL) return NULL;
+  }
+  Py_INCREF(cached);
+  return cached;
+}
+
 /* TF dtype for a NumPy array, or 0 when TensorFlow has none. */
 static TF_DataType tf_type_of(PyArrayObject* a) {
   switch (PyArray_TYPE(a)) {
@@ -76,7 +96,9 @@ static TF_DataType tf_type_of(PyArrayObject* a) {
     case NPY_UINT32: return TF_UINT32;
     case NPY_UINT64: return TF_UINT64;
     case NPY_OBJECT: case NPY_STRING: case NPY_UNICODE: return TF_STRING;
-    default: return (TF_DataType)0;
+    default: /* ml_dtypes.bfloat16 is a user dtype: known by its scalar type */
+      return strcmp(PyArray_DESCR(a)->typeobj->tp_name, "bfloat16") == 0 ? TF_BFLOAT16
+                                                                          : (TF_DataType)0;
   }
 }
 
@@ -155,7 +177,9 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype) {
   if (MT_InitHelper() < 0) return NULL;
   if (dtype == TF_STRING) return string_tensor(value);
   PyArray_Descr* descr = NULL;
-  if (dtype != 0) {
+  if (dtype == TF_BFLOAT16) {
+    if ((descr = bfloat16_descr()) == NULL) return NULL;
+  } else if (dtype != 0) {
     int nt = npy_type_of((TF_DataType)dtype);
     if (nt < 0) {
       PyErr_Format(PyExc_TypeError, "cannot feed or convert values of TF dtype %d", dtype);
@@ -237,12 +261,16 @@ PyObject* MT_TensorToNdarray(TF_Tensor* t) {
   if (dt == TF_STRING) return string_array(t);
   int nt = npy_type_of(dt);
   int nd = TF_NumDims(t);
-  if (nt < 0 || nd > MT_MAX_DIMS) {
+  if ((nt < 0 && dt != TF_BFLOAT16) || nd > MT_MAX_DIMS) {
     TF_DeleteTensor(t);
     return PyErr_Format(PyExc_TypeError, "cannot fetch a tensor of TF dtype %d and rank %d",
                         (int)dt, nd);
   }
-  PyArray_Descr* descr = PyArray_DescrFromType(nt);
+  PyArray_Descr* descr = dt == TF_BFLOAT16 ? bfloat16_descr() : PyArray_DescrFromType(nt);
+  if (descr == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
   if (nd == 0) { /* NumPy scalar, as tf.Session.run returns for 0-d values */
     PyObject* s = PyArray_Scalar(TF_TensorData(t), descr, NULL);
     Py_DECREF(descr);
@@ -415,4 +443,107 @@ PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
   }
   if (md) TF_DeleteBuffer(md);
   return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* DLPack capsules (the Python DLPack protocol). */
+
+#include "tensorflow/c/dlpack.h"
+
+static const char kDLTensor[] = "dltensor";
+static const char kDLTensorVersioned[] = "dltensor_versioned";
+static const char kUsedDLTensor[] = "used_dltensor";
+static const char kUsedDLTensorVersioned[] = "used_dltensor_versioned";
+
+/* Capsule destructor: a capsule nobody consumed still owns its tensor. */
+static void dltensor_capsule_free(PyObject* cap) {
+  if (PyCapsule_IsValid(cap, kDLTensor)) {
+    DLManagedTensor* m = PyCapsule_GetPointer(cap, kDLTensor);
+    if (m && m->deleter) m->deleter(m);
+  } else if (PyCapsule_IsValid(cap, kDLTensorVersioned)) {
+    DLManagedTensorVersioned* m = PyCapsule_GetPointer(cap, kDLTensorVersioned);
+    if (m && m->deleter) m->deleter(m);
+  }
+}
+
+/* BufferError carrying the status message, as the protocol prescribes. */
+static PyObject* buffer_error(const TF_Status* s) {
+  PyErr_SetString(PyExc_BufferError, TF_Message(s));
+  return NULL;
+}
+
+PyObject* MT_ToDLPack(PyObject* value, int versioned) {
+  TF_Tensor* t = MT_NdarrayToTensor(value, 0);
+  if (t == NULL) return NULL;
+  TF_Status* s = TF_NewStatus();
+  PyObject* cap = NULL;
+  if (versioned) {
+    DLManagedTensorVersioned* m = TF_TensorToDLPackVersioned(t, s);
+    if (m && !(cap = PyCapsule_New(m, kDLTensorVersioned, dltensor_capsule_free)))
+      m->deleter(m);
+  } else {
+    DLManagedTensor* m = TF_TensorToDLPack(t, s);
+    if (m && !(cap = PyCapsule_New(m, kDLTensor, dltensor_capsule_free))) m->deleter(m);
+  }
+  if (TF_GetCode(s) != TF_OK) buffer_error(s);
+  TF_DeleteTensor(t); /* the export holds its own reference */
+  TF_DeleteStatus(s);
+  return cap;
+}
+
+/* An ndarray viewing `t`'s memory whatever its owner (the array's base owns
+ * t); 0-d, empty and non-NumPy dtypes go through MT_TensorToNdarray. */
+static PyObject* view_tensor(TF_Tensor* t) {
+  int nt = npy_type_of(TF_TensorType(t));
+  int nd = TF_NumDims(t);
+  if (nt < 0 || nd == 0 || nd > MT_MAX_DIMS || TF_TensorElementCount(t) == 0)
+    return MT_TensorToNdarray(t);
+  npy_intp dims[MT_MAX_DIMS];
+  for (int i = 0; i < nd; i++) dims[i] = (npy_intp)TF_Dim(t, i);
+  PyObject* owner = PyCapsule_New(t, kTensorCapsule, tensor_capsule_free);
+  if (owner == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
+  PyObject* a = PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(nt), nd, dims, NULL,
+                                     TF_TensorData(t), NPY_ARRAY_CARRAY, NULL);
+  if (a == NULL || PyArray_SetBaseObject((PyArrayObject*)a, owner) < 0) { /* steals owner */
+    if (a == NULL) Py_DECREF(owner);
+    Py_XDECREF(a);
+    return NULL;
+  }
+  return a;
+}
+
+PyObject* MT_FromDLPack(PyObject* capsule) {
+  if (MT_InitHelper() < 0) return NULL;
+  int versioned = PyCapsule_IsValid(capsule, kDLTensorVersioned);
+  if (!versioned && !PyCapsule_IsValid(capsule, kDLTensor)) {
+    if (PyCapsule_IsValid(capsule, kUsedDLTensor) ||
+        PyCapsule_IsValid(capsule, kUsedDLTensorVersioned))
+      PyErr_SetString(PyExc_BufferError, "this DLPack capsule was already consumed");
+    else
+      PyErr_SetString(PyExc_TypeError,
+                      "expected a PyCapsule named 'dltensor' or 'dltensor_versioned'");
+    return NULL;
+  }
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t;
+  if (versioned)
+    t = TF_TensorFromDLPackVersioned(PyCapsule_GetPointer(capsule, kDLTensorVersioned), s);
+  else
+    t = TF_TensorFromDLPack(PyCapsule_GetPointer(capsule, kDLTensor), s);
+  if (t == NULL) { /* the capsule keeps the tensor; its destructor frees it */
+    buffer_error(s);
+    TF_DeleteStatus(s);
+    return NULL;
+  }
+  TF_DeleteStatus(s);
+  /* Consumed: the capsule no longer owns the tensor (t does). */
+  if (PyCapsule_SetName(capsule, versioned ? kUsedDLTensorVersioned : kUsedDLTensor) < 0) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
+  PyCapsule_SetDestructor(capsule, NULL);
+  return view_tensor(t);
 }

@@ -1,5 +1,5 @@
 """The public TF1 API, shared by `minitf` and `minitf.compat.v1`."""
-from minitf import errors, image, linalg, math, nn, random, raw_ops  # noqa: F401
+from minitf import errors, image, linalg, math, nn, random, raw_ops, summary  # noqa: F401
 from minitf.client.session import InteractiveSession, Session  # noqa: F401
 from minitf.core.framework.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
 from minitf.core.framework.graph_pb2 import GraphDef  # noqa: F401
@@ -49,6 +49,9 @@ from minitf.ops.variables import (  # noqa: F401
 # --- array / shape ---
 
 # --- indexing / slicing / space ---
+from minitf.ops.indexing_ops import (  # noqa: F401,E402
+    batch_to_space_nd, depth_to_space, gather, gather_nd, one_hot, pad, scatter_nd, slice,
+    space_to_batch_nd, space_to_depth, where)
 
 # --- random ---
 

@@ -822,6 +822,11 @@ class Graph:
             name = "%s_%d" % (name, i - 1)
         return name
 
+    def _repr_svg_(self):
+        """SVG picture for notebooks (graphviz package + dot); None without."""
+        from minitf.framework import graph_viz
+        return graph_viz.repr_svg(self)
+
     def get_name_scope(self):
         return self._name_stack
 

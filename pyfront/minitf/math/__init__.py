@@ -6,3 +6,5 @@ from minitf.ops.math_ops import add, argmax, divide, multiply, negative, reduce_
 # --- reductions and linalg ---
 
 # --- nn-related math (e.g. softplus, sigmoid aliases) ---
+from minitf.ops.nn_ops import (  # noqa: F401,E402
+    in_top_k, log_softmax, softmax, softplus, softsign, top_k)
