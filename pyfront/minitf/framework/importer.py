@@ -159,7 +159,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         if not all(isinstance(v, ops.Tensor) for v in input_map.values()):
             with ops.name_scope("_inputs"):
                 input_map = {k: ops.convert_to_tensor(v) for k, v in input_map.items()}
-        made = {}
+        made, extra = {}, {}
         if data is None:
             if isinstance(graph_def, graph_pb2.GraphDef):
                 data, extra, made = _split_large_consts(graph_def, prefix, input_map)
@@ -175,9 +175,10 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             c_api.TF_ImportGraphDefOptionsSetUniquifyNames(opts, True)
             for key, value in input_map.items():
                 if key.startswith("^"):
-                    if key[1:] in names:
+                    if key in extra or key[1:] in names:  # unknown ones are reported below
+                        op = value if isinstance(value, ops.Operation) else value.op
                         c_api.TF_ImportGraphDefOptionsRemapControlDependency(opts, key[1:],
-                                                                              value.op._c_op)
+                                                                              op._c_op)
                 else:
                     src, idx = _parse_tensor_name(key)
                     c_api.TF_ImportGraphDefOptionsAddInputMapping(opts, src, idx,
