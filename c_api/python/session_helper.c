@@ -396,8 +396,11 @@ static PyObject* collect(run_args* r) {
   return list;
 }
 
-PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
-                        PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
+/* Shared body of MT_SessionRun and MT_SessionRunWithOptions: `opts` and
+ * `md` may be NULL. */
+static PyObject* session_run(TF_Session* session, const TF_Buffer* opts, TF_Buffer* md,
+                             PyObject* feed_outputs, PyObject* feed_values,
+                             PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
   PyObject* f = PySequence_Fast(feed_outputs, "feed_outputs must be a sequence");
   PyObject* v = PySequence_Fast(feed_values, "feed_values must be a sequence");
   PyObject* o = PySequence_Fast(fetch_outputs, "fetch_outputs must be a sequence");
@@ -406,8 +409,8 @@ PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* f
   PyObject* result = NULL;
   if (MT_InitHelper() == 0 && f && v && o && g && prepare(&r, f, v, o, g) == 0) {
     Py_BEGIN_ALLOW_THREADS
-    TF_SessionRun(session, NULL, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
-                  r.nfetches, (const TF_Operation* const*)r.targets, r.ntargets, NULL, status);
+    TF_SessionRun(session, opts, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
+                  r.nfetches, (const TF_Operation* const*)r.targets, r.ntargets, md, status);
     Py_END_ALLOW_THREADS
     if (TF_GetCode(status) == TF_OK) result = collect(&r);
   }
@@ -416,6 +419,39 @@ PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* f
   Py_XDECREF(v);
   Py_XDECREF(o);
   Py_XDECREF(g);
+  return result;
+}
+
+PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
+                        PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
+  return session_run(session, NULL, NULL, feed_outputs, feed_values, fetch_outputs, targets,
+                     status);
+}
+
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status) {
+  TF_Buffer opts = {0};
+  char* data = NULL;
+  Py_ssize_t len = 0;
+  if (run_options != Py_None) {
+    if (PyBytes_AsStringAndSize(run_options, &data, &len) < 0) return NULL;
+    opts.data = data;
+    opts.length = (size_t)len;
+  }
+  TF_Buffer* md = want_metadata ? TF_NewBuffer() : NULL;
+  if (want_metadata && md == NULL) return PyErr_NoMemory();
+  PyObject* values = session_run(session, run_options != Py_None ? &opts : NULL, md,
+                                 feed_outputs, feed_values, fetch_outputs, targets, status);
+  PyObject* result = NULL;
+  if (values != NULL) {
+    PyObject* mdb = md ? PyBytes_FromStringAndSize((const char*)md->data, (Py_ssize_t)md->length)
+                       : (Py_INCREF(Py_None), Py_None);
+    if (mdb != NULL) result = Py_BuildValue("(NN)", values, mdb);
+    else Py_DECREF(values);
+  }
+  if (md) TF_DeleteBuffer(md);
   return result;
 }
 

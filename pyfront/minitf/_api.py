@@ -68,6 +68,7 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
 # --- random ---
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import train  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 
