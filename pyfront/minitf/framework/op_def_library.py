@@ -344,7 +344,8 @@ def _convert_list_same_type(op_type, arg, value, attrs, keywords, attr_defs):
 
 def outputs_of(op, op_def=None):
     """What a generated op function returns: the Operation when it has no
-    outputs, the Tensor for one single output, else a list per output arg
+    outputs, the Tensor for one single output, the list of Tensors for one
+    list output (as TensorFlow's Split, Unpack), else a list per output arg
     (list arguments grouped into lists)."""
     op_def = op_def or get_op_def(op.type)
     outs = op.outputs
@@ -353,6 +354,8 @@ def outputs_of(op, op_def=None):
     if len(op_def.output_arg) == 1 and not (op_def.output_arg[0].number_attr or
                                             op_def.output_arg[0].type_list_attr):
         return outs[0]
+    if len(op_def.output_arg) == 1:  # one list output (Split, Unpack): the list itself
+        return list(outs)
     result = []
     i = 0
     for arg in op_def.output_arg:
