@@ -7,13 +7,13 @@ BLAS_LIB := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_lib_
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
 	-fvisibility=hidden -I. -Ic_api/include -I$(BLAS_INC) -pthread
 CFLAGS ?= -O2 -g
-LDLIBS := -L$(BLAS_LIB) -Wl,-rpath,$(BLAS_LIB) -lscipy_openblas -lm -pthread
+LDLIBS := -Wl,-soname,libc_api.so -L$(BLAS_LIB) -Wl,-rpath,$(BLAS_LIB) -lscipy_openblas -lm -pthread
 SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c)
 HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: demo test install deps lib ctest asan-ctest pytest example-valgrind clean
+.PHONY: demo test install deps lib ctest asan-ctest asan-pytest pytest clean test-interop
 
 demo: install
 	$(PYTHON) -m minitf demo
@@ -21,7 +21,7 @@ demo: install
 # Every test, C (normal and ASan/UBSan builds) and Python. The recursive
 # make re-reads the BLAS paths once `deps` has installed scipy-openblas32.
 test: install
-	$(MAKE) ctest asan-ctest
+	$(MAKE) ctest asan-ctest asan-pytest
 	$(PYTHON) -m pytest -q tests
 
 deps:
@@ -32,6 +32,12 @@ install: deps
 
 pytest:
 	$(PYTHON) -m pytest -q tests
+
+# Optional: DLPack interchange with PyTorch / JAX. Install them yourself into
+# the venv first (e.g. pip install torch==2.13.0 from a local wheel); the
+# tests of a framework that is missing are skipped, and the run lists why.
+test-interop:
+	$(PYTHON) -m pytest -q -rs tests/python/test_dlpack.py
 
 lib: build/libc_api.so
 
@@ -57,6 +63,17 @@ ctest: $(addprefix build/ctest/,$(CTESTS))
 
 asan-ctest: $(addprefix build/asan/ctest/,$(CTESTS))
 	@set -e; for t in $(CTESTS); do echo "== asan $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/ctest/$$t; done
+
+# The golden op suite through Python with the ASan/UBSan build of libc_api.so
+# preloaded in place of the normal one (same soname). Python itself is not
+# instrumented, so leak checking is off; every out-of-bounds access or UB in
+# the runtime and kernels fails the run.
+ASAN_RT := $(shell $(CC) -print-file-name=libasan.so)
+UBSAN_RT := $(shell $(CC) -print-file-name=libubsan.so)
+asan-pytest: build/asan/libc_api.so
+	LD_PRELOAD="$(ASAN_RT) $(UBSAN_RT) $(CURDIR)/build/asan/libc_api.so" \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python/test_goldens.py
 
 clean:
 	rm -rf build

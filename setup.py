@@ -20,7 +20,7 @@ import subprocess
 import sys
 import sysconfig
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build import build
 from setuptools.command.build_ext import build_ext
 
@@ -79,6 +79,9 @@ class BuildMinitf(build_ext):
                         # DT_RPATH (not RUNPATH), so a program's own rpath (from
                         # minitf.sysconfig) still applies to this library's deps.
                         "-Wl,--disable-new-dtags,-rpath,$ORIGIN/../../scipy_openblas32/lib",
+                        # a soname, so a preloaded ASan build of the library (make
+                        # asan-pytest) stands in for this one
+                        "-Wl,-soname,libc_api.so",
                         "-lm", "-pthread"]
             self._run(cmd)
         inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")
@@ -130,15 +133,14 @@ class BuildMinitf(build_ext):
 
 setup(
     name="minitf",
-    packages=[
-        "minitf", "minitf.compat", "minitf.compat.v1", "minitf.core", "minitf.core.framework",
-        "minitf.core.protobuf", "minitf.framework", "minitf.client", "minitf.ops", "minitf.nn",
-    ],
+    # every package under pyfront/ (a hand list silently drops new ones from wheels)
+    packages=find_packages("pyfront"),
     package_dir={"": "pyfront"},
     package_data={
         "minitf": ["lib/*.so", "include/tensorflow/c/*.h", "data/*.md", "data/digits_mlp/*"],
         "minitf.core.framework": ["*.proto"],
         "minitf.core.protobuf": ["*.proto"],
+        "minitf.core.util": ["*.proto"],
     },
     ext_modules=[Extension(EXT_NAME, sources=[])],
     cmdclass={"build": BuildExtFirst, "build_ext": BuildMinitf},

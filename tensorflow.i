@@ -20,6 +20,7 @@
 %{
 #define SWIG_FILE_WITH_INIT
 #include "tensorflow/c/c_api.h"
+#include "tensorflow/c/python_api.h"
 #include "c_api/python/session_helper.h"
 %}
 
@@ -328,6 +329,7 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %include "tensorflow/c/tf_buffer.h"
 %include "tensorflow/c/tf_tensor.h"
 %include "tensorflow/c/c_api.h"
+%include "tensorflow/c/python_api.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers returning Python values (GIL held; no status unless stated).   */
@@ -466,3 +468,6 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype);
 PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+/* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
+PyObject* MT_ToDLPack(PyObject* value, int versioned);
+PyObject* MT_FromDLPack(PyObject* capsule);

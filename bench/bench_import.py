@@ -21,6 +21,7 @@ def import_time(python, module, runs=5):
         subprocess.run(
             [python, "-c", "import %s" % module],
             check=True,
+            stderr=subprocess.DEVNULL,  # TensorFlow's start-up log lines
             env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3"),
         )
         times.append(time.perf_counter() - t0)

@@ -357,6 +357,10 @@ static void free_op(TF_Operation* op) {
   free(op->output_types);
   free(op->output_shapes);
   free(op->output_arg_len);
+  if (op->folded)
+    for (int k = 0; k < op->noutputs; k++) mt_tensor_free(op->folded[k]);
+  free(op->folded);
+  free(op->fold_state);
   if (op->consumers)
     for (int k = 0; k < op->noutputs; k++) free(op->consumers[k].items);
   free(op->consumers);
@@ -449,11 +453,192 @@ static int check_input_types(const TF_Operation* op, TF_Status* s) {
   return ok;
 }
 
-/* Constant value of an output when known at construction (Const nodes). */
-static const TF_Tensor* const_value(TF_Output o) {
-  if (strcmp(o.oper->op_type, "Const") != 0) return NULL;
-  const mt_attr_value* v = mt_op_attr(o.oper, "value");
-  return v && v->kind == MT_ATTR_TENSOR && !v->is_list ? v->v.tensor : NULL;
+/* ---- construction-time constant folding ---- */
+
+#define MT_FOLD_MAX_DEPTH 32
+
+static const TF_Tensor* fold(TF_Output o, int depth);
+
+static int fold_marks(TF_Operation* op) {
+  if (op->fold_state) return 1;
+  op->fold_state = calloc((size_t)op->noutputs + 1, 1);
+  op->folded = calloc((size_t)op->noutputs + 1, sizeof(TF_Tensor*));
+  if (op->fold_state && op->folded) return 1;
+  free(op->fold_state);
+  free(op->folded);
+  op->fold_state = NULL;
+  op->folded = NULL;
+  return 0;
+}
+
+
+/* Shape, Size and Rank of a tensor whose static shape is known are
+ * constants even when the tensor is not (TensorFlow folds them too). */
+static TF_Tensor* fold_shape_op(TF_Operation* op, TF_Status* s) {
+  const mt_shape* in = &op->inputs[0].oper->output_shapes[op->inputs[0].index];
+  TF_DataType out_type = mt_op_attr_type(op, "out_type", TF_INT32);
+  int is_shape = strcmp(op->op_type, "Shape") == 0;
+  int is_size = strcmp(op->op_type, "Size") == 0;
+  if (in->rank < 0 || ((is_shape || is_size) && !mt_shape_known(in))) return NULL;
+  if (out_type != TF_INT32 && out_type != TF_INT64) return NULL;
+  int64_t n = in->rank;
+  TF_Tensor* t = mt_tensor_new(out_type, &n, is_shape ? 1 : 0, s);
+  if (!t) return NULL;
+  int64_t value = is_size ? mt_shape_nelems(in) : in->rank;
+  for (int64_t k = 0; k < (is_shape ? n : 1); k++) {
+    int64_t v = is_shape ? in->dims[k] : value;
+    if (out_type == TF_INT32) ((int32_t*)mt_tensor_data(t))[k] = (int32_t)v;
+    else ((int64_t*)mt_tensor_data(t))[k] = v;
+  }
+  return t;
+}
+
+static int foldable(const TF_Operation* op) {
+  if (!op->def->kernel || (op->def->flags & MT_OP_STATEFUL) || op->noutputs == 0) return 0;
+  static const char* never[] = {"Placeholder", "PlaceholderWithDefault", "VarHandleOp",
+                                "ReadVariableOp", "Assert", "CheckNumerics"};
+  for (size_t k = 0; k < sizeof(never) / sizeof(never[0]); k++)
+    if (strcmp(op->op_type, never[k]) == 0) return 0;
+  return 1;
+}
+
+/* Runs op's kernel on folded inputs; fills op->folded or marks it not
+ * constant. Kernels see no session state, so only stateless ops fold. */
+static void try_fold(TF_Operation* op, int depth) {
+  TF_Status st = {TF_OK, NULL};
+  int n = op->ninputs, ok = 1;
+  memset(op->fold_state, 2, (size_t)op->noutputs);
+  if (depth > MT_FOLD_MAX_DEPTH || !foldable(op)) return;
+  int shape_op = n == 1 && (strcmp(op->op_type, "Shape") == 0 ||
+                            strcmp(op->op_type, "Size") == 0 || strcmp(op->op_type, "Rank") == 0);
+  if (shape_op) {
+    TF_Tensor* t = fold_shape_op(op, &st);
+    free(st.msg);
+    if (t) {
+      op->folded[0] = t;
+      op->fold_state[0] = 1;
+    }
+    return;
+  }
+  TF_Tensor** in = calloc((size_t)n + 1, sizeof(TF_Tensor*));
+  TF_Tensor** out = calloc((size_t)op->noutputs + 1, sizeof(TF_Tensor*));
+  unsigned char* fwd = calloc((size_t)n + 1, 1);
+  for (int k = 0; ok && in && k < n; k++) {
+    in[k] = (TF_Tensor*)fold(op->inputs[k], depth + 1);
+    ok = in[k] != NULL;
+  }
+  if (ok && in && out && fwd) {
+    mt_kernel_ctx ctx = {op, n, in, fwd, op->noutputs, out, NULL, NULL, 1, &st};
+    op->def->kernel(&ctx);
+    for (int k = 0; k < op->noutputs; k++) {
+      int small = out[k] && mt_tensor_nelems(out[k]) <= MT_FOLD_MAX_ELEMS;
+      if (mt_ok(&st) && small) {
+        op->folded[k] = out[k];
+        op->fold_state[k] = 1;
+      } else {
+        mt_tensor_free(out[k]);
+      }
+    }
+  }
+  free(st.msg);
+  free(in);
+  free(out);
+  free(fwd);
+}
+
+/* Value of an output when it is known at construction, or NULL. */
+static const TF_Tensor* fold(TF_Output o, int depth) {
+  TF_Operation* op = o.oper;
+  if (strcmp(op->op_type, "Const") == 0) {
+    const mt_attr_value* v = mt_op_attr(op, "value");
+    return v && v->kind == MT_ATTR_TENSOR && !v->is_list ? v->v.tensor : NULL;
+  }
+  if (!fold_marks(op)) return NULL;
+  if (op->fold_state[o.index] == 0) try_fold(op, depth);
+  return op->fold_state[o.index] == 1 ? op->folded[o.index] : NULL;
+}
+
+/* ---- partial shapes from shape tensors ---- */
+
+/* A scalar dim: a folded integer, or Shape(x)[i] via StridedSlice with
+ * shrink_axis_mask; -1 if unknown. */
+static int64_t scalar_dim(TF_Output o) {
+  const TF_Tensor* v = fold(o, 0);
+  if (v && v->ndims == 0 && (v->dtype == TF_INT32 || v->dtype == TF_INT64))
+    return v->dtype == TF_INT32 ? *(int32_t*)mt_tensor_data(v) : *(int64_t*)mt_tensor_data(v);
+  TF_Operation* op = o.oper;
+  if (strcmp(op->op_type, "StridedSlice") != 0 || op->ninputs != 4) return -1;
+  if (strcmp(op->inputs[0].oper->op_type, "Shape") != 0) return -1;
+  if (mt_op_attr_int(op, "shrink_axis_mask", 0) != 1) return -1;
+  const TF_Tensor* begin = fold(op->inputs[1], 0);
+  if (!begin || begin->ndims != 1 || begin->dims[0] != 1) return -1;
+  int64_t b = begin->dtype == TF_INT32 ? *(int32_t*)mt_tensor_data(begin)
+                                       : *(int64_t*)mt_tensor_data(begin);
+  TF_Operation* shape_op = op->inputs[0].oper;
+  const mt_shape* src = &shape_op->inputs[0].oper->output_shapes[shape_op->inputs[0].index];
+  if (src->rank < 0) return -1;
+  if (b < 0) b += src->rank;
+  return b >= 0 && b < src->rank ? src->dims[b] : -1;
+}
+
+static int partial_shape(TF_Output o, mt_shape* out, int depth) {
+  *out = mt_shape_unknown();
+  const TF_Tensor* v = fold(o, 0);
+  if (v) {
+    if (v->dtype != TF_INT32 && v->dtype != TF_INT64) return 0;
+    int64_t n = mt_tensor_nelems(v);
+    if (v->ndims == 0) { /* a scalar -1 means unknown rank */
+      int64_t x = v->dtype == TF_INT32 ? *(int32_t*)mt_tensor_data(v) : *(int64_t*)mt_tensor_data(v);
+      return x == -1;
+    }
+    if (v->ndims != 1 || n > MT_MAX_DIMS) return 0;
+    out->rank = (int)n;
+    for (int64_t k = 0; k < n; k++) {
+      int64_t x = v->dtype == TF_INT32 ? ((int32_t*)mt_tensor_data(v))[k]
+                                       : ((int64_t*)mt_tensor_data(v))[k];
+      if (x < -1) return 0;
+      out->dims[k] = x;
+    }
+    return 1;
+  }
+  TF_Operation* op = o.oper;
+  if (strcmp(op->op_type, "Shape") == 0 && op->ninputs == 1) {
+    *out = op->inputs[0].oper->output_shapes[op->inputs[0].index];
+    return 1;
+  }
+  if (strcmp(op->op_type, "Pack") == 0 && mt_op_attr_int(op, "axis", 0) == 0 &&
+      op->ninputs <= MT_MAX_DIMS) {
+    out->rank = op->ninputs;
+    for (int k = 0; k < op->ninputs; k++) out->dims[k] = scalar_dim(op->inputs[k]);
+    return 1;
+  }
+  if (strcmp(op->op_type, "ConcatV2") == 0 && op->ninputs >= 2 && depth < 8) {
+    mt_shape acc;
+    acc.rank = 0;
+    for (int k = 0; k + 1 < op->ninputs; k++) {
+      mt_shape part;
+      partial_shape(op->inputs[k], &part, depth + 1);
+      if (part.rank < 0 || acc.rank + part.rank > MT_MAX_DIMS) return 1;
+      for (int j = 0; j < part.rank; j++) acc.dims[acc.rank++] = part.dims[j];
+    }
+    *out = acc;
+    return 1;
+  }
+  const mt_shape* static_shape = &op->output_shapes[o.index];
+  if (static_shape->rank == 1 && static_shape->dims[0] >= 0 &&
+      static_shape->dims[0] <= MT_MAX_DIMS) {
+    out->rank = (int)static_shape->dims[0];
+    for (int k = 0; k < out->rank; k++) out->dims[k] = -1;
+  }
+  return 1;
+}
+
+int mt_shape_input_as_shape(const mt_shape_ctx* ctx, int idx, mt_shape* out) {
+  if (idx < 0 || idx >= ctx->ninputs) {
+    *out = mt_shape_unknown();
+    return 1;
+  }
+  return partial_shape(ctx->op->inputs[idx], out, 0);
 }
 
 /* One attr value as TensorFlow's SummarizeNodeDef prints it. */
@@ -534,7 +719,7 @@ static int infer_shapes(TF_Operation* op, TF_Status* s) {
   }
   for (int k = 0; k < n; k++) {
     in[k] = op->inputs[k].oper->output_shapes[op->inputs[k].index];
-    vals[k] = const_value(op->inputs[k]);
+    vals[k] = fold(op->inputs[k], 0);
   }
   mt_shape_ctx ctx = {op, n, in, op->input_types, vals, op->noutputs, op->output_shapes, s};
   op->def->shape(&ctx);
@@ -693,6 +878,7 @@ void mt_graph_truncate(TF_Graph* g, int n) {
     free_op(op);
   }
   if (g->hcap) index_rebuild(g);
+  g->mutations++;
   pthread_mutex_unlock(&g->mu);
 }
 

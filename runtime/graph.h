@@ -42,6 +42,12 @@ struct TF_Operation {
   mt_shape* output_shapes;
   int* output_arg_len;
   mt_consumers* consumers; /* one per output */
+
+  /* Construction-time constant folding cache (graph->mu held): per output,
+   * fold_state 0 = not tried, 1 = folded[i] holds the value, 2 = not a
+   * constant. Allocated on first use. */
+  unsigned char* fold_state;
+  TF_Tensor** folded;
 };
 
 struct TF_Graph {
@@ -51,6 +57,9 @@ struct TF_Graph {
   /* open-addressing hash: name -> op */
   int hcap;
   TF_Operation** htab;
+  /* Bumped (under mu) when an existing op changes in a way plans depend on
+   * (control inputs added, ops removed); part of every plan's cache key. */
+  int mutations;
   int nsessions;        /* live sessions referring to the graph */
   int delete_requested; /* TF_DeleteGraph called while sessions live */
 };

@@ -334,7 +334,22 @@ static void put_typed_values(mt_pb_writer* w, const TF_Tensor* t, int64_t n) {
   mt_pb_put_message(w, (uint32_t)vf.num, &sub);
 }
 
+/* tensor_content of a string tensor, as TensorFlow encodes a string list:
+ * every length as a varint, then all the bytes (see decode_string_content). */
+static void put_string_content(mt_pb_writer* w, const TF_Tensor* t, int64_t n) {
+  const TF_TString* e = tstr(t);
+  mt_pb_writer sub = mt_pb_writer_make();
+  for (int64_t k = 0; k < n; k++) mt_pb_put_varint(&sub, TF_StringGetSize(&e[k]));
+  for (int64_t k = 0; k < n; k++)
+    mt_pb_put_raw(&sub, TF_StringGetDataPointer(&e[k]), TF_StringGetSize(&e[k]));
+  mt_pb_put_message(w, 4, &sub);
+}
+
 void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t) {
+  mt_tensor_to_proto_as(w, t, MT_PROTO_AUTO);
+}
+
+void mt_tensor_to_proto_as(mt_pb_writer* w, const TF_Tensor* t, mt_proto_layout layout) {
   mt_pb_put_int64_field(w, 1, t->dtype);
   mt_shape sh = mt_shape_make(t->dims, t->ndims);
   mt_pb_writer sw = mt_pb_writer_make();
@@ -342,6 +357,10 @@ void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t) {
   mt_pb_put_message(w, 2, &sw);
   int64_t n = mt_tensor_nelems(t);
   if (n <= 0 || !value_field_for(t->dtype).num) return;
+  if (t->dtype == TF_STRING && layout == MT_PROTO_CONTENT) {
+    put_string_content(w, t, n);
+    return;
+  }
   if (t->dtype == TF_STRING) {
     const TF_TString* e = tstr(t);
     for (int64_t k = 0; k < n; k++)
@@ -350,9 +369,11 @@ void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t) {
   }
   /* TensorFlow's make_tensor_proto: compact tensor_content for several
    * elements of a plain numeric type, the typed field otherwise. */
+  /* (uint16 is missing from TensorFlow's _TENSOR_CONTENT_TYPES.) */
   int content_type = t->dtype != TF_BOOL && t->dtype != TF_COMPLEX64 &&
-                     t->dtype != TF_COMPLEX128;
-  if (n > 1 && content_type)
+                     t->dtype != TF_COMPLEX128 && t->dtype != TF_UINT16;
+  int use_content = layout == MT_PROTO_CONTENT || (layout == MT_PROTO_AUTO && n > 1 && content_type);
+  if (use_content)
     mt_pb_put_bytes_field(w, 4, mt_tensor_data(t), (size_t)n * TF_DataTypeSize(t->dtype));
   else
     put_typed_values(w, t, n);
@@ -833,7 +854,7 @@ void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
   }
   mt_pb_writer v = mt_pb_writer_make();
   mt_pb_put_int64_field(&v, 1, MT_GRAPH_DEF_PRODUCER);
-  mt_pb_put_int64_field(&v, 2, MT_GRAPH_DEF_MIN_CONSUMER);
+  if (MT_GRAPH_DEF_MIN_CONSUMER) mt_pb_put_int64_field(&v, 2, MT_GRAPH_DEF_MIN_CONSUMER);
   mt_pb_put_message(w, 4, &v);
 }
 

@@ -20,10 +20,11 @@
 
 /* VersionDef we write: producer is what TensorFlow 2.21 writes
  * (TF_GRAPH_DEF_VERSION, read from the fixtures), min_consumer is
- * TensorFlow's TF_GRAPH_DEF_VERSION_MIN_CONSUMER. We accept GraphDefs whose
- * min_consumer is at most our producer version. */
+ * TensorFlow's TF_GRAPH_DEF_VERSION_MIN_CONSUMER (0, so left out of the
+ * bytes as proto3 does). We accept GraphDefs whose min_consumer is at most
+ * our producer version. */
 #define MT_GRAPH_DEF_PRODUCER 2474
-#define MT_GRAPH_DEF_MIN_CONSUMER 12
+#define MT_GRAPH_DEF_MIN_CONSUMER 0
 
 /* A TensorProto given by one value repeated over a large shape (TF's
  * "repeat the last value" rule) could ask for any size from a few bytes of
@@ -49,6 +50,13 @@ TF_Tensor* mt_tensor_from_proto(mt_pb_reader* r, TF_Status* s);
  * numeric type, else the packed typed field (float_val, int_val, bool_val,
  * scomplex_val, ...); string_val for TF_STRING. */
 void mt_tensor_to_proto(mt_pb_writer* w, const TF_Tensor* t);
+/* Where the values go: MT_PROTO_AUTO as above; MT_PROTO_TYPED always the
+ * typed repeated field (every element written, as TensorFlow's
+ * Tensor::AsProtoField); MT_PROTO_CONTENT always tensor_content (as
+ * Tensor::AsProtoTensorContent; TF_STRING still uses string_val, which
+ * TensorFlow also does). */
+typedef enum { MT_PROTO_AUTO = 0, MT_PROTO_TYPED = 1, MT_PROTO_CONTENT = 2 } mt_proto_layout;
+void mt_tensor_to_proto_as(mt_pb_writer* w, const TF_Tensor* t, mt_proto_layout layout);
 
 /* AttrValue -> *out (initialized by this call; clear with
  * mt_attr_value_clear). An AttrValue with no value set gives kind

@@ -17,8 +17,10 @@ typedef struct mt_shape_ctx {
   int ninputs;
   const mt_shape* in;
   const TF_DataType* in_types;
-  /* Value of input i when it is known at construction (a Const, or a small
-   * constant expression the graph could fold); NULL otherwise. */
+  /* Value of input i when it is known at construction: a Const, or a small
+   * stateless expression of constants (and of Shape/Size/Rank of tensors
+   * whose static shape is known) that the graph folds by running its
+   * kernels, up to MT_FOLD_MAX_ELEMS elements per tensor; NULL otherwise. */
   const TF_Tensor* const* in_values;
   int noutputs;
   mt_shape* out;
@@ -62,6 +64,16 @@ void mt_ctx_set_shared(mt_kernel_ctx* ctx, int idx, const TF_Tensor* t);
  * elementary operations used to decide whether to split. */
 void mt_parallel_for(mt_kernel_ctx* ctx, int64_t n, int64_t cost,
                      void (*fn)(int64_t begin, int64_t end, void* arg), void* arg);
+
+/* The shape that shape-function input `idx` (a 1-D int32/int64 shape
+ * tensor, e.g. Reshape's `shape`) describes, as far as it is known at
+ * construction: from its folded value, or from the expression that makes
+ * it (Shape of a tensor, Pack of scalars taken from shapes or constants,
+ * ConcatV2 of such), as TensorFlow's InferenceContext does with
+ * input_tensors_as_shapes. Elements of -1 are unknown dims. Sets an unknown
+ * rank when nothing is known; returns 0 when the input's value is known and
+ * not a valid shape vector (the caller reports it). */
+int mt_shape_input_as_shape(const mt_shape_ctx* ctx, int idx, mt_shape* out);
 
 /* Values of a shape-function input as int64 (int32/int64 tensors): returns
  * the count, -1 if not known or not an integer tensor. */

@@ -13,12 +13,15 @@ typedef struct cached_plan {
   mt_plan* plan;
 } cached_plan;
 
-static char* signature(const TF_Output* feeds, int nfeeds, const TF_Output* fetches, int nfetches,
-                       const TF_Operation* const* targets, int ntargets) {
-  size_t cap = 32 + 24 * (size_t)(nfeeds + nfetches + ntargets);
+/* The cache key: the graph's mutation count, then feeds, fetches, targets.
+ * Plans made before a mutation stay cached (a run in flight may use one)
+ * but no longer match. */
+static char* signature(int mutations, const TF_Output* feeds, int nfeeds, const TF_Output* fetches,
+                       int nfetches, const TF_Operation* const* targets, int ntargets) {
+  size_t cap = 48 + 24 * (size_t)(nfeeds + nfetches + ntargets);
   char* key = malloc(cap);
   if (!key) return NULL;
-  size_t at = 0;
+  size_t at = (size_t)snprintf(key, cap, "m%d|", mutations);
   for (int k = 0; k < nfeeds; k++)
     at += (size_t)snprintf(key + at, cap - at, "f%d:%d,", feeds[k].oper ? feeds[k].oper->id : -1,
                            feeds[k].index);
@@ -90,7 +93,10 @@ int mt_session_delete(TF_Session* sess) {
 static mt_plan* get_plan(TF_Session* sess, const TF_Output* feeds, int nfeeds,
                          const TF_Output* fetches, int nfetches,
                          const TF_Operation* const* targets, int ntargets, TF_Status* s) {
-  char* key = signature(feeds, nfeeds, fetches, nfetches, targets, ntargets);
+  pthread_mutex_lock(&sess->graph->mu);
+  int mutations = sess->graph->mutations;
+  pthread_mutex_unlock(&sess->graph->mu);
+  char* key = signature(mutations, feeds, nfeeds, fetches, nfetches, targets, ntargets);
   if (!key) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM building a run signature");
     return NULL;

@@ -14,6 +14,8 @@
 #define MT_ALIGN 64
 /* Largest single tensor allocation we attempt (bytes): beyond it,
  * TF_RESOURCE_EXHAUSTED instead of an OOM kill. */
+/* Largest tensor (elements) construction-time constant folding keeps. */
+#define MT_FOLD_MAX_ELEMS 1024
 #define MT_MAX_ALLOC ((size_t)1 << 36)
 
 typedef struct mt_buffer {

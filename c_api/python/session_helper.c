@@ -380,3 +380,106 @@ PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* f
   Py_XDECREF(g);
   return result;
 }
+
+/* ------------------------------------------------------------------------ */
+/* DLPack capsules (the Python DLPack protocol). */
+
+#include "tensorflow/c/dlpack.h"
+
+static const char kDLTensor[] = "dltensor";
+static const char kDLTensorVersioned[] = "dltensor_versioned";
+static const char kUsedDLTensor[] = "used_dltensor";
+static const char kUsedDLTensorVersioned[] = "used_dltensor_versioned";
+
+/* Capsule destructor: a capsule nobody consumed still owns its tensor. */
+static void dltensor_capsule_free(PyObject* cap) {
+  if (PyCapsule_IsValid(cap, kDLTensor)) {
+    DLManagedTensor* m = PyCapsule_GetPointer(cap, kDLTensor);
+    if (m && m->deleter) m->deleter(m);
+  } else if (PyCapsule_IsValid(cap, kDLTensorVersioned)) {
+    DLManagedTensorVersioned* m = PyCapsule_GetPointer(cap, kDLTensorVersioned);
+    if (m && m->deleter) m->deleter(m);
+  }
+}
+
+/* BufferError carrying the status message, as the protocol prescribes. */
+static PyObject* buffer_error(const TF_Status* s) {
+  PyErr_SetString(PyExc_BufferError, TF_Message(s));
+  return NULL;
+}
+
+PyObject* MT_ToDLPack(PyObject* value, int versioned) {
+  TF_Tensor* t = MT_NdarrayToTensor(value, 0);
+  if (t == NULL) return NULL;
+  TF_Status* s = TF_NewStatus();
+  PyObject* cap = NULL;
+  if (versioned) {
+    DLManagedTensorVersioned* m = TF_TensorToDLPackVersioned(t, s);
+    if (m && !(cap = PyCapsule_New(m, kDLTensorVersioned, dltensor_capsule_free)))
+      m->deleter(m);
+  } else {
+    DLManagedTensor* m = TF_TensorToDLPack(t, s);
+    if (m && !(cap = PyCapsule_New(m, kDLTensor, dltensor_capsule_free))) m->deleter(m);
+  }
+  if (TF_GetCode(s) != TF_OK) buffer_error(s);
+  TF_DeleteTensor(t); /* the export holds its own reference */
+  TF_DeleteStatus(s);
+  return cap;
+}
+
+/* An ndarray viewing `t`'s memory whatever its owner (the array's base owns
+ * t); 0-d, empty and non-NumPy dtypes go through MT_TensorToNdarray. */
+static PyObject* view_tensor(TF_Tensor* t) {
+  int nt = npy_type_of(TF_TensorType(t));
+  int nd = TF_NumDims(t);
+  if (nt < 0 || nd == 0 || nd > MT_MAX_DIMS || TF_TensorElementCount(t) == 0)
+    return MT_TensorToNdarray(t);
+  npy_intp dims[MT_MAX_DIMS];
+  for (int i = 0; i < nd; i++) dims[i] = (npy_intp)TF_Dim(t, i);
+  PyObject* owner = PyCapsule_New(t, kTensorCapsule, tensor_capsule_free);
+  if (owner == NULL) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
+  PyObject* a = PyArray_NewFromDescr(&PyArray_Type, PyArray_DescrFromType(nt), nd, dims, NULL,
+                                     TF_TensorData(t), NPY_ARRAY_CARRAY, NULL);
+  if (a == NULL || PyArray_SetBaseObject((PyArrayObject*)a, owner) < 0) { /* steals owner */
+    if (a == NULL) Py_DECREF(owner);
+    Py_XDECREF(a);
+    return NULL;
+  }
+  return a;
+}
+
+PyObject* MT_FromDLPack(PyObject* capsule) {
+  if (MT_InitHelper() < 0) return NULL;
+  int versioned = PyCapsule_IsValid(capsule, kDLTensorVersioned);
+  if (!versioned && !PyCapsule_IsValid(capsule, kDLTensor)) {
+    if (PyCapsule_IsValid(capsule, kUsedDLTensor) ||
+        PyCapsule_IsValid(capsule, kUsedDLTensorVersioned))
+      PyErr_SetString(PyExc_BufferError, "this DLPack capsule was already consumed");
+    else
+      PyErr_SetString(PyExc_TypeError,
+                      "expected a PyCapsule named 'dltensor' or 'dltensor_versioned'");
+    return NULL;
+  }
+  TF_Status* s = TF_NewStatus();
+  TF_Tensor* t;
+  if (versioned)
+    t = TF_TensorFromDLPackVersioned(PyCapsule_GetPointer(capsule, kDLTensorVersioned), s);
+  else
+    t = TF_TensorFromDLPack(PyCapsule_GetPointer(capsule, kDLTensor), s);
+  if (t == NULL) { /* the capsule keeps the tensor; its destructor frees it */
+    buffer_error(s);
+    TF_DeleteStatus(s);
+    return NULL;
+  }
+  TF_DeleteStatus(s);
+  /* Consumed: the capsule no longer owns the tensor (t does). */
+  if (PyCapsule_SetName(capsule, versioned ? kUsedDLTensorVersioned : kUsedDLTensor) < 0) {
+    TF_DeleteTensor(t);
+    return NULL;
+  }
+  PyCapsule_SetDestructor(capsule, NULL);
+  return view_tensor(t);
+}

@@ -51,6 +51,21 @@ PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
 
+/* DLPack (Python protocol). MT_ToDLPack: `value` (converted like a feed,
+ * without a copy when it is a C-contiguous ndarray) exported as a new
+ * PyCapsule named "dltensor" (DLManagedTensor) or, with `versioned`,
+ * "dltensor_versioned" (DLManagedTensorVersioned); an unconsumed capsule
+ * frees the tensor when it dies. BufferError for dtypes DLPack cannot
+ * describe (strings).
+ * MT_FromDLPack: consumes such a capsule (renaming it "used_dltensor" /
+ * "used_dltensor_versioned", so it is consumed at most once) and returns an
+ * ndarray viewing the producer's memory (see MT_TensorToNdarray; strided
+ * inputs are copied once). BufferError for a consumed capsule, a non-CPU
+ * device or an unsupported dtype (the capsule is then left untouched);
+ * TypeError for anything else than a DLPack capsule. */
+PyObject* MT_ToDLPack(PyObject* value, int versioned);
+PyObject* MT_FromDLPack(PyObject* capsule);
+
 /* Parses a (TF_Operation*, index) pair as SWIG wraps them into `out`;
  * 0 on success, -1 with a TypeError. Implemented in the SWIG wrapper
  * (tensorflow.i), which owns the SWIG type table. */

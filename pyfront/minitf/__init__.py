@@ -23,6 +23,7 @@ from minitf import pywrap_tensorflow_internal  # noqa: E402,F401
 from minitf._api import *  # noqa: E402,F401,F403
 from minitf._api import __version__  # noqa: E402,F401
 from minitf import compat  # noqa: E402,F401
+from minitf import experimental  # noqa: E402,F401
 
 
 def __getattr__(name):

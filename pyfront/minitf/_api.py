@@ -1,5 +1,5 @@
 """The public TF1 API, shared by `minitf` and `minitf.compat.v1`."""
-from minitf import errors, image, linalg, math, nn, random, raw_ops  # noqa: F401
+from minitf import errors, image, linalg, math, nn, random, raw_ops, summary  # noqa: F401
 from minitf.client.session import InteractiveSession, Session  # noqa: F401
 from minitf.core.framework.attr_value_pb2 import AttrValue, NameAttrList  # noqa: F401
 from minitf.core.framework.graph_pb2 import GraphDef  # noqa: F401
@@ -16,19 +16,24 @@ from minitf.framework.dtypes import (  # noqa: F401
     half, int8, int16, int32, int64, qint8, qint16, qint32, quint8, quint16, resource, string,
     uint8, uint16, uint32, uint64, variant)
 from minitf.framework.importer import import_graph_def  # noqa: F401
+from minitf.framework.random_seed import get_seed, set_random_seed  # noqa: F401
+from minitf.framework.device import DeviceSpecV1 as DeviceSpec  # noqa: F401
 from minitf.framework.ops import (  # noqa: F401
-    Graph, GraphKeys, Operation, Tensor, add_to_collection, control_dependencies,
-    convert_to_tensor, device, get_collection, get_collection_ref, get_default_graph,
-    get_default_session, name_scope, reset_default_graph)
+    Graph, GraphKeys, Operation, Tensor, add_to_collection, add_to_collections, colocate_with,
+    container, control_dependencies, convert_to_tensor, device, get_all_collection_keys,
+    get_collection, get_collection_ref, get_default_graph, get_default_session, name_scope,
+    reset_default_graph)
 from minitf.framework.tensor_shape import (  # noqa: F401
     Dimension, TensorShape, disable_v2_tensorshape, enable_v2_tensorshape)
 from minitf.framework.tensor_util import MakeNdarray as make_ndarray  # noqa: F401
 from minitf.framework.tensor_util import make_tensor_proto  # noqa: F401
-from minitf.ops.array_ops import identity, placeholder, placeholder_with_default, reshape  # noqa: F401
+from minitf.ops.array_ops import (  # noqa: F401
+    identity, newaxis, placeholder, placeholder_with_default, reshape, stack, strided_slice)
 from minitf.ops.control_flow_ops import group, no_op  # noqa: F401
 from minitf.ops.math_ops import (  # noqa: F401
-    add, argmax, cast, div, divide, matmul, multiply, negative, realdiv, reduce_mean, reduce_sum,
-    subtract, truediv)
+    abs, add, argmax, cast, div, divide, floordiv, floormod, greater, greater_equal, less,
+    less_equal, logical_and, logical_not, logical_or, logical_xor, matmul, mod, multiply, negative,
+    pow, realdiv, reduce_mean, reduce_sum, subtract, truediv)
 from minitf.ops.variables import (  # noqa: F401
     Variable, global_variables, global_variables_initializer, local_variables,
     local_variables_initializer, trainable_variables, variables_initializer)

@@ -5,7 +5,8 @@
 * ``run [GRAPH.pb] --feed NAME=FILE.npy ... --fetch NAME ...`` runs any binary GraphDef (default:
     the embedded MLP, fed its test digits).
 * ``inspect GRAPH.pb`` lists a GraphDef's ops, its placeholders with dtypes and shapes, and the
-    outputs nothing consumes (the likely fetches).
+    outputs nothing consumes (the likely fetches); ``--dot OUT.dot`` / ``--png OUT.png`` also
+    draw it (name scopes as clusters; PNG through the optional ``graphviz`` package).
 
 Everything goes through the public frontend (``tf.import_graph_def``, ``tf.Session``), hence
 through the SWIG module and the C API.
@@ -149,6 +150,32 @@ def inspect(graph_path, out=None):
                 print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
 
 
+def draw(graph_path, dot_path=None, png_path=None):
+    """Writes DOT text and/or a PNG of a GraphDef: name scopes as clusters,
+    op types, dtypes and static shapes on the edges. Returns the exit
+    status (2 with a message on stderr when PNG rendering is unavailable)."""
+    if not dot_path and not png_path:
+        return 0
+    tf = _tf()
+    from minitf.framework import graph_viz
+    with tf.Graph().as_default() as g:
+        tf.import_graph_def(load_graph_def(graph_path), name="")
+    if dot_path:
+        with open(dot_path, "w") as f:
+            f.write(graph_viz.to_dot(g))
+        print("wrote", dot_path)
+    if png_path:
+        try:
+            data = graph_viz.render(g, "png")
+        except graph_viz.GraphvizUnavailable as e:
+            print("cannot write %s: %s" % (png_path, e), file=sys.stderr)
+            return 2
+        with open(png_path, "wb") as f:
+            f.write(data)
+        print("wrote", png_path)
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m minitf", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -159,6 +186,9 @@ def main(argv=None):
     p_run.add_argument("--fetch", action="append", default=[], metavar="NAME")
     p_ins = sub.add_parser("inspect", help="list a GraphDef's ops, inputs and outputs")
     p_ins.add_argument("graph", nargs="?", default=DEFAULT_GRAPH)
+    p_ins.add_argument("--dot", metavar="OUT.dot", help="write the graph as Graphviz DOT text")
+    p_ins.add_argument("--png", metavar="OUT.png",
+                       help="draw the graph as PNG (needs the graphviz package and dot)")
     args = parser.parse_args(argv)
     if args.cmd == "demo":
         result = demo()
@@ -166,7 +196,7 @@ def main(argv=None):
         return 0 if ok else 1
     if args.cmd == "inspect":
         inspect(args.graph)
-        return 0
+        return draw(args.graph, args.dot, args.png)
     feeds = [_parse_feed(f) for f in args.feed]
     graph = args.graph or DEFAULT_GRAPH
     if args.graph is None and not feeds:

@@ -299,6 +299,54 @@ static void test_shape_error_message(void) {
   TF_DeleteStatus(s);
 }
 
+static TF_Operation* unary(TF_Graph* g, const char* type, const char* name, TF_Operation* a,
+                           TF_Status* s) {
+  TF_OperationDescription* d = TF_NewOperation(g, type, name);
+  TF_AddInput(d, (TF_Output){a, 0});
+  return TF_FinishOperation(d, s);
+}
+
+/* Shape functions see constants computed from constant expressions: a
+ * Reshape whose shape is Identity(Const) or Const + Const has a static
+ * shape, as in TensorFlow; a placeholder in the expression stops it. */
+static void test_constant_folding_for_shapes(void) {
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  int64_t six = 6, two = 2;
+  TF_Operation* x = placeholder(g, "x", TF_FLOAT, &six, 1, s);
+  TF_Tensor* sv = TF_AllocateTensor(TF_INT32, &two, 1, 8);
+  ((int32_t*)TF_TensorData(sv))[0] = 1;
+  ((int32_t*)TF_TensorData(sv))[1] = 1;
+  TF_Operation* base = constant(g, "base", sv, s);
+  TF_Tensor* dv = TF_AllocateTensor(TF_INT32, &two, 1, 8);
+  ((int32_t*)TF_TensorData(dv))[0] = 1;
+  ((int32_t*)TF_TensorData(dv))[1] = 2;
+  TF_Operation* delta = constant(g, "delta", dv, s);
+  TF_Operation* shape = binary(g, "AddV2", "shape", base, delta, s); /* [2, 3] */
+  TF_Operation* ident = unary(g, "Identity", "ident", shape, s);
+  CHECK_OK(s);
+  TF_Operation* r = binary(g, "Reshape", "r", x, ident, s);
+  CHECK_OK(s);
+  int64_t dims[2] = {0, 0};
+  CHECK(TF_GraphGetTensorNumDims(g, (TF_Output){r, 0}, s) == 2);
+  TF_GraphGetTensorShape(g, (TF_Output){r, 0}, dims, 2, s);
+  CHECK(dims[0] == 2 && dims[1] == 3);
+  /* an incompatible folded shape is caught at construction */
+  TF_Operation* bad = binary(g, "AddV2", "bad", shape, shape, s); /* [4, 6] */
+  binary(g, "Reshape", "r2", x, bad, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  /* a fed placeholder in the expression: not a constant, shape unknown */
+  TF_Operation* p = placeholder(g, "p", TF_INT32, &two, 1, s);
+  TF_Operation* dyn = binary(g, "AddV2", "dyn", shape, p, s);
+  TF_Operation* r3 = binary(g, "Reshape", "r3", x, dyn, s);
+  CHECK_OK(s);
+  CHECK(TF_GraphGetTensorNumDims(g, (TF_Output){r3, 0}, s) == 2);
+  TF_GraphGetTensorShape(g, (TF_Output){r3, 0}, dims, 2, s);
+  CHECK(dims[0] == -1 && dims[1] == -1);
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 static void test_session_options(void) {
   TF_Status* s = TF_NewStatus();
   TF_SessionOptions* o = TF_NewSessionOptions();
@@ -319,6 +367,7 @@ int main(void) {
   test_graph_building();
   test_sessions();
   test_shape_error_message();
+  test_constant_folding_for_shapes();
   test_session_options();
   CTEST_END();
 }

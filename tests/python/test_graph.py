@@ -54,7 +54,7 @@ def test_operation_and_tensor_attributes(graph):
     y = tf.matmul(x, w, name="y")
     op = y.op
     assert (op.name, op.type) == ("y", "MatMul")
-    assert op.inputs == [x, w] and op.outputs == [y] and op.graph is graph
+    assert op.inputs == (x, w) and op.outputs == [y] and op.graph is graph
     assert repr(op) == "<tf.Operation 'y' type=MatMul>"
     assert (y.name, y.value_index, y.dtype, y.op) == ("y:0", 0, tf.float32, op)
     assert y.shape == tf.TensorShape([None, 2]) and str(y.get_shape()) == "(None, 2)"

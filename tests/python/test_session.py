@@ -201,3 +201,17 @@ def test_bool_and_int64_round_trip():
         got_b, got_i = sess.run([tf.identity(b), tf.identity(i)], {b: [True, False], i: 2 ** 40})
     assert got_b.dtype == np.bool_ and list(got_b) == [True, False]
     assert got_i == 2 ** 40 and type(got_i) is np.int64
+
+
+def test_control_input_added_after_a_run_is_honoured():
+    # A plan cached by the first run must not hide a dependency added later.
+    v = tf.Variable(1.0)
+    y = tf.identity(tf.constant(2.0))
+    assign = v.assign(5.0)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(y) == 2.0
+        assert sess.run(v) == 1.0
+        y.op._add_control_input(assign.op)
+        assert sess.run(y) == 2.0
+        assert sess.run(v) == 5.0

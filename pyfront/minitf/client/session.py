@@ -148,6 +148,10 @@ class BaseSession:
                                 "values include Python scalars, strings, lists, numpy ndarrays, "
                                 "or TensorHandles. For reference, the tensor object was %s which "
                                 "was passed to the argument `feed_dict` with key %s." % (val, key))
+            if not isinstance(val, (np.ndarray, np.generic)) and hasattr(val, "__dlpack__"):
+                # A DLPack producer (torch, JAX, ...): an ndarray view, no copy.
+                from minitf.experimental import dlpack
+                val = dlpack.from_dlpack(val)
             dt = t.dtype.base_dtype
             if dt != dtypes.string:
                 np_dtype = dt.as_numpy_dtype

@@ -65,6 +65,11 @@ class OpError(Exception):
         return self._message
 
 
+class OperatorNotAllowedInGraphError(TypeError):
+    """A Python operator (bool(), iteration) that a symbolic graph tensor
+    cannot support (TensorFlow's errors_impl.OperatorNotAllowedInGraphError)."""
+
+
 def _make_class(name, code, doc):
     def __init__(self, node_def, op, message, *args):
         OpError.__init__(self, node_def, op, message, code)

@@ -82,11 +82,25 @@ class Tensor:
         return self.shape.rank
 
     def set_shape(self, shape):
-        """Refines the static shape; ValueError if incompatible with the known one."""
+        """Refines the static shape by merging `shape` into it.
+
+        ValueError with TensorFlow's shape-inference messages ("Shapes must be
+        equal rank, but are 2 and 3", "Dimension 0 in both shapes must be
+        equal, but are 2 and 3. Shapes are [2,3] and [3,3].") on conflicts.
+        """
         shape = tensor_shape.as_shape(shape)
-        if not self.shape.is_compatible_with(shape):
-            raise ValueError("Tensor's shape %s is not compatible with supplied shape %s" %
-                             (self.shape, shape))
+        mine = self.shape
+        if mine.rank is not None and shape.rank is not None:
+            if mine.rank != shape.rank:
+                raise ValueError("Shapes must be equal rank, but are %d and %d" %
+                                 (mine.rank, shape.rank))
+            a, b = mine.as_list(), shape.as_list()
+            for i, (x, y) in enumerate(zip(a, b)):
+                if x is not None and y is not None and x != y:
+                    def fmt(dims):
+                        return "[%s]" % ",".join("?" if d is None else str(d) for d in dims)
+                    raise ValueError("Dimension %d in both shapes must be equal, but are %d and "
+                                     "%d. Shapes are %s and %s." % (i, x, y, fmt(a), fmt(b)))
         try:
             c_api.TF_GraphSetTensorShape(self.graph._c_graph, self._as_tf_output(),
                                          shape._as_c_dims())
@@ -123,18 +137,41 @@ class Tensor:
     def __ne__(self, other):
         return self is not other
 
+    def _disallow(self, task):
+        raise errors.OperatorNotAllowedInGraphError(
+            task + " is not allowed. You can attempt the following resolutions to the problem: "
+            "If you are running in Graph mode, use Eager execution mode or decorate this "
+            "function with @tf.function. If you are using AutoGraph, you can try decorating this "
+            "function with @tf.function. If that does not work, then you may be using an "
+            "unsupported feature or your source code may not be visible to AutoGraph. See "
+            "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/"
+            "g3doc/reference/limitations.md#access-to-source-code for more information.")
+
     def __bool__(self):
-        raise TypeError("Using a `tf.Tensor` as a Python `bool` is not allowed. Use "
-                        "`if t is not None:` instead of `if t:` to test if a tensor is defined.")
+        """OperatorNotAllowedInGraphError (a TypeError), as TensorFlow 2.21 graph mode."""
+        self._disallow("Using a symbolic `tf.Tensor` as a Python `bool`")
 
     def __iter__(self):
-        raise TypeError("Tensor objects are only iterable when eager execution is enabled.")
+        """OperatorNotAllowedInGraphError (a TypeError): TensorFlow 2.21 does
+        not iterate symbolic tensors, even of known first dimension."""
+        self._disallow("Iterating over a symbolic `tf.Tensor`")
+
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(
+            "Cannot convert a symbolic tf.Tensor (%s) to a numpy array. This error may indicate "
+            "that you're trying to pass a Tensor to a NumPy call, which is not supported." %
+            self.name)
 
     def __len__(self):
         raise TypeError("len is not well defined for a symbolic Tensor (%s). Please call "
                         "`x.shape` rather than `len(x)` for shape information." % self.name)
 
     # Operators (tensor_math_operator_overrides): defined in minitf.ops.math_ops.
+
+
+class SymbolicTensor(Tensor):
+    """The class of graph tensors (TensorFlow's SymbolicTensor): what
+    `type(t).__name__` reports in TensorFlow's error messages."""
 
 
 class Operation:
@@ -151,9 +188,10 @@ class Operation:
         self._name = c_api.TF_OperationName(c_op)
         self._type = c_api.TF_OperationOpType(c_op)
         n = c_api.TF_OperationNumOutputs(c_op)
-        self._outputs = [Tensor(self, i, dtypes.as_dtype(c_api.TF_OperationOutputType((c_op, i))))
+        self._outputs = [SymbolicTensor(self, i, dtypes.as_dtype(c_api.TF_OperationOutputType((c_op, i))))
                          for i in range(n)]
         self._id = graph._next_id()
+        self._traceback = _capture_stack()
 
     @property
     def name(self):
@@ -180,9 +218,39 @@ class Operation:
 
     @property
     def inputs(self):
-        """The data inputs (Tensors), in order."""
+        """The data inputs (a tuple of Tensors, in order), as TensorFlow 2.21."""
         g = self._graph
-        return [g._op_from_c(p)._outputs[i] for p, i in c_api.MT_OperationAllInputs(self._c_op)]
+        return tuple(g._op_from_c(p)._outputs[i]
+                     for p, i in c_api.MT_OperationAllInputs(self._c_op))
+
+    @property
+    def traceback(self):
+        """Where this operation was created: a list of (filename, lineno,
+        function name, source line) frames, outermost first, with the
+        frames inside minitf itself left out."""
+        import linecache
+        return [(f, n, fn, linecache.getline(f, n).strip()) for f, n, fn in self._traceback]
+
+    def _set_attr(self, attr_name, attr_value):
+        """Replaces attr `attr_name` with `attr_value` (an AttrValue proto)."""
+        c_api.MT_SetAttr(self._graph._c_graph, self._c_op, attr_name,
+                         attr_value.SerializeToString())
+
+    def _set_device(self, device):
+        """Sets the requested device (a string or DeviceSpec)."""
+        c_api.MT_SetRequestedDevice(self._graph._c_graph, self._c_op,
+                                    _device_string(device))
+
+    def _add_control_input(self, op):
+        """Makes `op` (an Operation) run before this one."""
+        if not isinstance(op, Operation):
+            raise RuntimeError("Expected a PyOperation got %s" % (op,))
+        c_api.MT_AddControlInput(self._graph._c_graph, self._c_op, op._c_op)
+
+    def _add_control_inputs(self, ops):
+        """Makes every Operation of `ops` run before this one."""
+        for op in ops:
+            self._add_control_input(op)
 
     @property
     def num_inputs(self):
@@ -226,13 +294,63 @@ class Operation:
         _run_using_default_session(self, feed_dict, self._graph, session)
 
     def colocation_groups(self):
-        return [b"loc:@" + self._name.encode()]
+        """The "loc:@<op>" groups of the `_class` attr, or [b"loc:@<own name>"]."""
+        default = [b"loc:@" + self._name.encode()]
+        try:
+            class_attr = self.get_attr("_class")
+        except ValueError:
+            return default
+        groups = [c for c in class_attr if c.startswith(b"loc:@")]
+        return groups if groups else default
 
     def __repr__(self):
         return "<tf.Operation '%s' type=%s>" % (self._name, self._type)
 
     def __str__(self):
         return str(self.node_def)
+
+
+_MINITF_DIR = __file__.rsplit("/", 2)[0] + "/"
+
+
+def _capture_stack():
+    """(filename, lineno, function) of the caller frames outside minitf,
+    outermost first; source lines are read only when asked for."""
+    import sys
+    frames = []
+    f = sys._getframe(2)
+    while f is not None:
+        code = f.f_code
+        if not code.co_filename.startswith(_MINITF_DIR):
+            frames.append((code.co_filename, f.f_lineno, code.co_name))
+        f = f.f_back
+    frames.reverse()
+    return frames
+
+
+def _op_to_colocate_with(v, graph):
+    """The Operation to colocate with for an Operation, Tensor or variable."""
+    if v is None:
+        return None
+    if isinstance(v, Operation):
+        return v
+    if isinstance(v, Tensor):
+        return v.op
+    handle = getattr(v, "handle", None)
+    if isinstance(handle, Tensor):
+        return handle.op
+    if hasattr(v, "_as_graph_element"):
+        el = v._as_graph_element()
+        return el.op if isinstance(el, Tensor) else el
+    return convert_to_tensor(v, as_ref=True).op
+
+
+def _device_string(device):
+    if device is None:
+        return ""
+    if hasattr(device, "to_string"):
+        return device.to_string()
+    return device
 
 
 def _attr_value_to_python(x):
@@ -253,7 +371,7 @@ def _attr_value_to_python(x):
 
 
 class GraphKeys:
-    """Standard collection names (tf.GraphKeys)."""
+    """Standard collection names (tf.GraphKeys), with TensorFlow's values."""
 
     GLOBAL_VARIABLES = "variables"
     LOCAL_VARIABLES = "local_variables"
@@ -273,10 +391,27 @@ class GraphKeys:
     ACTIVATIONS = "activations"
     UPDATE_OPS = "update_ops"
     LOSSES = "losses"
+    SAVEABLE_OBJECTS = "saveable_objects"
+    RESOURCES = "resources"
+    LOCAL_RESOURCES = "local_resources"
+    TRAINABLE_RESOURCE_VARIABLES = "trainable_resource_variables"
     INIT_OP = "init_op"
     LOCAL_INIT_OP = "local_init_op"
     READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
+    SUMMARY_OP = "summary_op"
     GLOBAL_STEP = "global_step"
+    EVAL_STEP = "eval_step"
+    TRAIN_OP = "train_op"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+    _SUMMARY_COLLECTION = "_SUMMARY_V2"
+    _VARIABLE_COLLECTIONS = [
+        GLOBAL_VARIABLES, LOCAL_VARIABLES, METRIC_VARIABLES, MODEL_VARIABLES,
+        TRAINABLE_VARIABLES, MOVING_AVERAGE_VARIABLES, CONCATENATED_VARIABLES,
+        TRAINABLE_RESOURCE_VARIABLES,
+    ]
+    _STREAMING_MODEL_PORTS = "streaming_model_ports"
     VARIABLES = GLOBAL_VARIABLES
 
 
@@ -324,7 +459,12 @@ class Graph:
         self._name_stack = ""
         self._collections = {}
         self._control_dependencies_stack = []
-        self._device_stack = []
+        self._device_function_stack = []
+        self._colocation_stack = []
+        self._container = ""
+        self._gradient_override_map = {}
+        self._attr_scope_map = {}
+        self._op_to_kernel_label_map = {}
         self._finalized = False
         self._last_id = 0
         self._building_function = False
@@ -416,12 +556,16 @@ class Graph:
             name = name[:-1]
         else:
             name = self.unique_name(name)
+        if not _VALID_OP_NAME_REGEX.match(name):
+            raise ValueError("`%s` is not a valid node name. Accepted names conform to Regex /%r/"
+                             % (name, _VALID_OP_NAME_REGEX))
         if op_def is None:
             op_def = op_def_library.get_op_def(op_type)
         return op_def_library.create_c_op(self, op_def, name, inputs, attrs or {})
 
     def _record_op(self, c_op, input_ops):
         op = self._op_from_c(c_op)
+        self._apply_op_scopes(op)
         for controller in self._control_dependencies_stack:
             controller.add_op(op)
         return op
@@ -451,39 +595,205 @@ class Graph:
         for c in control_inputs:
             if hasattr(c, "_as_graph_element") and not isinstance(c, (Tensor, Operation)):
                 c = c._as_graph_element()
+            c = self.as_graph_element(c)
             if isinstance(c, Tensor):
                 c = c.op
-            if not isinstance(c, Operation):
-                raise TypeError("Control input must be Operation or Tensor: %s" % (c,))
-            if c.graph is not self:
-                raise ValueError("Control input %s is not an element of this graph." % c.name)
             if c not in current and c not in ops:
                 ops.append(c)
         return _ControlDependenciesController(self, ops)
 
     @contextlib.contextmanager
     def device(self, device_name_or_function):
-        """Context manager: the requested device of ops created inside."""
-        self._device_stack.append(device_name_or_function)
+        """Context manager for the device of ops created inside (tf.Graph.device).
+
+        A string (or DeviceSpec) is merged under the enclosing ones: fields it
+        sets win, the others come from outside ("/job:w/task:1" then "/gpu:1"
+        gives "/job:w/task:1/device:GPU:1"). "" changes nothing; None clears
+        every enclosing device. A function is called with the new Operation
+        and its result (a string) is used as is. ValueError for malformed
+        device strings.
+        """
+        from minitf.framework import device as pydev
+        d = device_name_or_function
+        if d is None:
+            entry = (None, None)
+        elif callable(d):
+            entry = ("function", d)
+        else:
+            if isinstance(d, bytes):
+                d = d.decode()
+            spec = d if isinstance(d, pydev.DeviceSpecV1) else pydev.DeviceSpecV1.from_string(d)
+            entry = ("null", None) if not spec.to_string() else ("merge", spec)
+        self._device_function_stack.append(entry)
         try:
             yield
         finally:
-            self._device_stack.pop()
+            self._device_function_stack.pop()
 
     def _current_device(self, op_type=None):
-        dev = ""
-        for d in self._device_stack:
-            if d is None:
-                dev = ""
-            elif callable(d):
-                dev = d(None) or ""
+        """Kept for callers that set a device before the op exists: devices
+        are applied after creation (_apply_device_functions)."""
+        return ""
+
+    def _apply_device_functions(self, op):
+        """Sets op's device from the device stack, innermost first, as TF."""
+        from minitf.framework import device as pydev
+        current = None
+        for kind, value in reversed(self._device_function_stack):
+            if kind == "null":
+                continue
+            if kind is None:
+                break
+            if kind == "function":
+                result = value(op)
+                current = _device_string(result)
             else:
-                dev = d
-        return dev
+                base = pydev.DeviceSpecV1.from_string(current or "")
+                current = value.make_merged_spec(base).to_string()
+        if current:
+            op._set_device(current)
 
     @contextlib.contextmanager
     def colocate_with(self, op, ignore_existing=False):
-        yield
+        """Ops created inside are colocated with `op` (an Operation, Tensor or
+        variable): they get the `_class` attr ["loc:@<op name>", ...] and
+        op's device, whatever the device scope. ignore_existing=True drops
+        the enclosing colocations; op=None with ignore_existing=True clears
+        them. ValueError "Trying to reset colocation (op is None) but
+        ignore_existing is not True" otherwise.
+        """
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is "
+                             "not True")
+        op = _op_to_colocate_with(op, self)
+        saved_devices = self._device_function_stack
+        self._device_function_stack = []
+        saved_coloc = None
+        if ignore_existing:
+            saved_coloc = self._colocation_stack
+            self._colocation_stack = []
+        if op is not None:
+            self._colocation_stack.append(op)
+        try:
+            yield
+        finally:
+            self._device_function_stack = saved_devices
+            if op is not None:
+                self._colocation_stack.pop()
+            if ignore_existing:
+                self._colocation_stack = saved_coloc
+
+    @contextlib.contextmanager
+    def container(self, container_name):
+        """Stateful ops created inside (variables, queues) use resource
+        container `container_name` ("" is the default container)."""
+        original = self._container
+        self._container = container_name
+        try:
+            yield self._container
+        finally:
+            self._container = original
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map):
+        """Ops whose type is a key of `op_type_map` get the attr
+        `_gradient_op_type` = the mapped name: tf.gradients then uses the
+        gradient registered under that name. TypeError unless str -> str."""
+        if not isinstance(op_type_map, dict):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        saved = {}
+        for op_type, mapped in op_type_map.items():
+            if not (isinstance(op_type, str) and isinstance(mapped, str)):
+                raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+            saved[op_type] = self._gradient_override_map.get(op_type)
+            self._gradient_override_map[op_type] = mapped
+        try:
+            yield
+        finally:
+            for op_type, old in saved.items():
+                if old is None:
+                    del self._gradient_override_map[op_type]
+                else:
+                    self._gradient_override_map[op_type] = old
+
+    @contextlib.contextmanager
+    def _attr_scope(self, attr_map):
+        """Ops created inside get the extra attrs of `attr_map` ({name:
+        AttrValue, or callable(node_def) -> AttrValue or None, or None})."""
+        if not isinstance(attr_map, dict):
+            raise TypeError("attr_map must be a dictionary mapping strings to AttrValue "
+                            "protocol buffers or callables that emit AttrValue protocol buffers")
+        saved = {}
+        for name, attr in attr_map.items():
+            if not (isinstance(name, str) and (isinstance(attr, (type(None),
+                                                                 attr_value_pb2.AttrValue))
+                                               or callable(attr))):
+                raise TypeError("attr_map must be a dictionary mapping strings to AttrValue "
+                                "protocol buffers or callables that emit AttrValue protocol "
+                                "buffers")
+            saved[name] = self._attr_scope_map.get(name)
+            self._attr_scope_map[name] = attr
+        try:
+            yield
+        finally:
+            for name, old in saved.items():
+                if old is None:
+                    self._attr_scope_map.pop(name, None)
+                else:
+                    self._attr_scope_map[name] = old
+
+    @contextlib.contextmanager
+    def _kernel_label_map(self, op_to_kernel_label_map):
+        """Ops of the mapped types get the attr `_kernel` = the label."""
+        if not isinstance(op_to_kernel_label_map, dict):
+            raise TypeError("op_to_kernel_label_map must be a dictionary mapping strings to "
+                            "strings")
+        saved = {}
+        for op_type, label in op_to_kernel_label_map.items():
+            if not (isinstance(op_type, str) and isinstance(label, str)):
+                raise TypeError("op_to_kernel_label_map must be a dictionary mapping strings "
+                                "to strings")
+            saved[op_type] = self._op_to_kernel_label_map.get(op_type)
+            self._op_to_kernel_label_map[op_type] = label
+        try:
+            yield
+        finally:
+            for op_type, old in saved.items():
+                if old is None:
+                    del self._op_to_kernel_label_map[op_type]
+                else:
+                    self._op_to_kernel_label_map[op_type] = old
+
+    def _apply_op_scopes(self, op):
+        """Attrs and device from the enclosing scopes, for a new op (TF's
+        _create_op_helper order: attr scopes, kernel label, gradient
+        override, device functions, colocation)."""
+        for key, value in self._attr_scope_map.items():
+            if callable(value):
+                value = value(op.node_def)
+                if not isinstance(value, (type(None), attr_value_pb2.AttrValue)):
+                    raise TypeError("Callable for scope map key '%s' must return either None "
+                                    "or an AttrValue protocol buffer; but it returned: %s" %
+                                    (key, value))
+            if value:
+                op._set_attr(key, value)
+        label = self._op_to_kernel_label_map.get(op.type)
+        if label is not None:
+            op._set_attr("_kernel", attr_value_pb2.AttrValue(s=label.encode()))
+        mapped = self._gradient_override_map.get(op.type)
+        if mapped is not None:
+            op._set_attr("_gradient_op_type", attr_value_pb2.AttrValue(s=mapped.encode()))
+        self._apply_device_functions(op)
+        if self._colocation_stack:
+            groups = []
+            device_set = False
+            for coloc in reversed(self._colocation_stack):
+                groups.extend(coloc.colocation_groups())
+                if coloc.device and not device_set:
+                    op._set_device(coloc.device)
+                    device_set = True
+            op._set_attr("_class", attr_value_pb2.AttrValue(
+                list=attr_value_pb2.AttrValue.ListValue(s=sorted(set(groups)))))
 
     # -- names ------------------------------------------------------------
 
@@ -506,6 +816,11 @@ class Graph:
             name = "%s_%d" % (name, i - 1)
         return name
 
+    def _repr_svg_(self):
+        """SVG picture for notebooks (graphviz package + dot); None without."""
+        from minitf.framework import graph_viz
+        return graph_viz.repr_svg(self)
+
     def get_name_scope(self):
         return self._name_stack
 
@@ -515,16 +830,22 @@ class Graph:
 
         Yields the scope string ending in "/". A name ending in "/" is used
         as is (re-entering a scope); "" or None returns to the top level.
-        Other names are made unique ("foo", "foo_1").
+        Other names are made unique ("foo", "foo_1"). ValueError with
+        TensorFlow's message for names outside the allowed characters (a root
+        scope may not start with "_", "-", "/" or "\\").
         """
         if name:
             if isinstance(name, bytes):
                 name = name.decode()
             if self._name_stack:
                 if not _VALID_SCOPE_NAME_REGEX.match(name):
-                    raise ValueError("'%s' is not a valid scope name" % name)
+                    raise ValueError("'%s' is not a valid scope name. A scope name has to match "
+                                     "the following pattern: %s" %
+                                     (name, _VALID_SCOPE_NAME_REGEX.pattern))
             elif not _VALID_OP_NAME_REGEX.match(name):
-                raise ValueError("'%s' is not a valid scope name" % name)
+                raise ValueError("'%s' is not a valid root scope name. A root scope name has to "
+                                 "match the following pattern: %s" %
+                                 (name, _VALID_OP_NAME_REGEX.pattern))
         old_stack = self._name_stack
         if not name:
             new_stack = ""
@@ -554,8 +875,10 @@ class Graph:
             types_str = "Tensor or Operation"
         elif allow_tensor:
             types_str = "Tensor"
-        else:
+        elif allow_operation:
             types_str = "Operation"
+        else:
+            raise ValueError("allow_tensor and allow_operation can't both be False.")
         conv = getattr(obj, "_as_graph_element", None)
         if conv is not None and callable(conv) and not isinstance(obj, (Tensor, Operation)):
             obj = conv()
@@ -646,29 +969,54 @@ class Graph:
     # -- collections ------------------------------------------------------
 
     def add_to_collection(self, name, value):
-        self._collections.setdefault(name, []).append(value)
+        """Appends `value` to collection `name` (RuntimeError once finalized)."""
+        self._check_not_finalized()
+        with self._lock:
+            self._collections.setdefault(name, []).append(value)
 
     def add_to_collections(self, names, value):
+        """Adds `value` to each collection of `names` (a string or an
+        iterable; duplicates are added once)."""
         names = (names,) if isinstance(names, str) else set(names)
         for n in names:
             self.add_to_collection(n, value)
 
     def get_collection_ref(self, name):
-        return self._collections.setdefault(name, [])
+        """The list stored as collection `name` itself (created empty when
+        missing); changes to it change the collection."""
+        with self._lock:
+            return self._collections.setdefault(name, [])
 
     def get_collection(self, name, scope=None):
-        coll = self._collections.get(name, [])
-        if scope is None:
-            return list(coll)
-        regex = re.compile(scope)
-        return [item for item in coll
-                if getattr(item, "name", None) is not None and regex.match(item.name)]
+        """A copy of collection `name` ([] when missing). With `scope`, only
+        items whose `name` attribute matches re.match(scope); items without a
+        name are dropped."""
+        with self._lock:
+            coll = self._collections.get(name)
+            if coll is None:
+                return []
+            if scope is None:
+                return list(coll)
+            regex = re.compile(scope)
+            out = []
+            for item in coll:
+                try:
+                    if regex.match(item.name):
+                        out.append(item)
+                except AttributeError:
+                    pass
+            return out
 
     def get_all_collection_keys(self):
-        return [k for k, v in self._collections.items() if isinstance(v, list)]
+        """The names (string keys only) of the collections in this graph."""
+        with self._lock:
+            return [k for k in self._collections if isinstance(k, str)]
 
     def clear_collection(self, name):
-        self._collections.pop(name, None)
+        """Removes collection `name` (no error when it does not exist)."""
+        self._check_not_finalized()
+        with self._lock:
+            self._collections.pop(name, None)
 
     # -- default graph ----------------------------------------------------
 
@@ -764,8 +1112,29 @@ def device(device_name):
     return get_default_graph().device(device_name)
 
 
+def container(container_name):
+    """tf.compat.v1.container on the default graph."""
+    return get_default_graph().container(container_name)
+
+
+def colocate_with(op, ignore_existing=False):
+    """tf.compat.v1.colocate_with on the default graph."""
+    return get_default_graph().colocate_with(op, ignore_existing)
+
+
 def add_to_collection(name, value):
+    """tf.compat.v1.add_to_collection on the default graph."""
     get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names, value):
+    """tf.compat.v1.add_to_collections on the default graph."""
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_all_collection_keys():
+    """tf.compat.v1.get_all_collection_keys of the default graph."""
+    return get_default_graph().get_all_collection_keys()
 
 
 def get_collection(key, scope=None):

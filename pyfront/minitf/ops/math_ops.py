@@ -173,19 +173,127 @@ def _add_op(x, y, name):
     return _op("AddV2", x=x, y=y, name=name)
 
 
+def floordiv(x, y, name=None):
+    """x // y rounding toward negative infinity (tf.math.floordiv; op FloorDiv)."""
+    with ops.name_scope(name, "floordiv", [x, y]) as name:
+        return _op("FloorDiv", x=x, y=y, name=name)
+
+
+def floormod(x, y, name=None):
+    """Remainder of floor division, sign of y (tf.math.floormod; op FloorMod)."""
+    return _op("FloorMod", x=x, y=y, name=name)
+
+
+mod = floormod
+
+
+def pow(x, y, name=None):  # noqa: A001
+    """x ** y elementwise (tf.math.pow; op Pow)."""
+    with ops.name_scope(name, "Pow", [x]) as name:
+        return _op("Pow", x=x, y=y, name=name)
+
+
+def abs(x, name=None):  # noqa: A001
+    """|x| elementwise (tf.math.abs; op Abs, ComplexAbs for complex x)."""
+    with ops.name_scope(name, "Abs", [x]) as name:
+        x = ops.convert_to_tensor(x, name="x")
+        if x.dtype.is_complex:
+            return _op("ComplexAbs", x=x, Tout=x.dtype.real_dtype, name=name)
+        return _op("Abs", x=x, name=name)
+
+
+def logical_not(x, name=None):
+    """NOT x for bool tensors (op LogicalNot)."""
+    return _op("LogicalNot", x=x, name=name)
+
+
+def logical_and(x, y, name=None):
+    """x AND y for bool tensors (op LogicalAnd)."""
+    return _op("LogicalAnd", x=x, y=y, name=name)
+
+
+def logical_or(x, y, name=None):
+    """x OR y for bool tensors (op LogicalOr)."""
+    return _op("LogicalOr", x=x, y=y, name=name)
+
+
+def logical_xor(x, y, name="LogicalXor"):
+    """x XOR y for bool tensors, as TensorFlow builds it:
+    LogicalAnd(LogicalOr(x, y), LogicalNot(LogicalAnd(x, y)))."""
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def less(x, y, name=None):
+    """x < y elementwise, bool result (op Less)."""
+    return _op("Less", x=x, y=y, name=name)
+
+
+def less_equal(x, y, name=None):
+    """x <= y elementwise, bool result (op LessEqual)."""
+    return _op("LessEqual", x=x, y=y, name=name)
+
+
+def greater(x, y, name=None):
+    """x > y elementwise, bool result (op Greater)."""
+    return _op("Greater", x=x, y=y, name=name)
+
+
+def greater_equal(x, y, name=None):
+    """x >= y elementwise, bool result (op GreaterEqual)."""
+    return _op("GreaterEqual", x=x, y=y, name=name)
+
+
+def _and(x, y, name=None):
+    if x.dtype == dtypes.bool:
+        return logical_and(x, y, name=name)
+    return _op("BitwiseAnd", x=x, y=y, name=name)
+
+
+def _or(x, y, name=None):
+    if x.dtype == dtypes.bool:
+        return logical_or(x, y, name=name)
+    return _op("BitwiseOr", x=x, y=y, name=name)
+
+
+def _xor(x, y, name=None):
+    if x.dtype == dtypes.bool:
+        return logical_xor(x, y, name=name)
+    return _op("BitwiseXor", x=x, y=y, name=name)
+
+
+def _invert(x, name=None):
+    if x.dtype == dtypes.bool:
+        return logical_not(x, name=name)
+    return _op("Invert", x=x, name=name)
+
+
 def _install_operators():
+    """Tensor operators with TensorFlow's op types and name scopes: `x + y`
+    is op "add" (AddV2), `1 + x` is "add_1" with the constant "add_1/x"."""
     table = {
         "add": ("add", _add_op),
         "sub": ("sub", lambda x, y, name: _op("Sub", x=x, y=y, name=name)),
         "mul": ("mul", lambda x, y, name: _op("Mul", x=x, y=y, name=name)),
         "truediv": ("truediv", _truediv),
+        "floordiv": ("floordiv", lambda x, y, name: _op("FloorDiv", x=x, y=y, name=name)),
+        "mod": ("mod", lambda x, y, name: _op("FloorMod", x=x, y=y, name=name)),
+        "pow": ("pow", lambda x, y, name: _op("Pow", x=x, y=y, name=name)),
         "matmul": ("matmul", matmul),
+        "and": ("and", _and),
+        "or": ("or", _or),
+        "xor": ("xor", _xor),
     }
     for key, (op_name, fn) in table.items():
         fwd, rev = _binary(op_name, fn)
         setattr(ops.Tensor, "__%s__" % key, fwd)
         setattr(ops.Tensor, "__r%s__" % key, rev)
     ops.Tensor.__neg__ = lambda self: negative(self)
+    ops.Tensor.__abs__ = lambda self: abs(self)
+    ops.Tensor.__invert__ = lambda self: _invert(self)
+    ops.Tensor.__lt__ = lambda self, other: less(self, other)
+    ops.Tensor.__le__ = lambda self, other: less_equal(self, other)
+    ops.Tensor.__gt__ = lambda self, other: greater(self, other)
+    ops.Tensor.__ge__ = lambda self, other: greater_equal(self, other)
 
 
 _install_operators()

@@ -61,7 +61,7 @@ class ResourceVariable:
                            tensor_shape.unknown_shape())
             self._handle = outputs_of(apply_op(
                 "VarHandleOp", dtype=self._dtype, shape=self._shape, shared_name=handle_name,
-                name=scope))
+                container=ops.get_default_graph()._container, name=scope))
             self._graph = self._handle.graph
             if _registered("VarIsInitializedOp"):
                 with ops.name_scope("IsInitialized"):

@@ -1,0 +1,104 @@
+/* Graph mutations of existing operations for the Python frontend (see
+ * tensorflow/c/python_api.h). */
+#include "tensorflow/c/python_api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/attr.h"
+#include "runtime/graphdef.h"
+#include "runtime/graph.h"
+#include "runtime/proto.h"
+#include "runtime/status.h"
+
+static int grow_ops(TF_Operation*** arr, int n, int* cap) {
+  if (cap && n < *cap) return 1;
+  int want = cap ? (*cap ? *cap * 2 : 4) : n + 1;
+  TF_Operation** grown = realloc(*arr, sizeof(**arr) * (size_t)want);
+  if (!grown) return 0;
+  *arr = grown;
+  if (cap) *cap = want;
+  return 1;
+}
+
+void MT_AddControlInput(TF_Graph* graph, TF_Operation* op, TF_Operation* input,
+                        TF_Status* status) {
+  if (!op || !input || op->graph != graph || input->graph != graph || op == input) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT,
+                   "Control input must be another operation of the same graph");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  for (int i = 0; i < op->ncontrol_inputs; i++) {
+    if (op->control_inputs[i] == input) {
+      pthread_mutex_unlock(&graph->mu);
+      TF_SetStatus(status, TF_OK, "");
+      return;
+    }
+  }
+  /* Reserve both arrays before linking, so a failure leaves no half edge. */
+  int ok = grow_ops(&op->control_inputs, op->ncontrol_inputs, NULL) &&
+           grow_ops(&input->control_outputs, input->ncontrol_outputs,
+                    &input->control_outputs_cap);
+  if (ok) {
+    op->control_inputs[op->ncontrol_inputs++] = input;
+    input->control_outputs[input->ncontrol_outputs++] = op;
+    graph->mutations++; /* cached plans no longer see every dependency */
+  }
+  pthread_mutex_unlock(&graph->mu);
+  if (ok)
+    TF_SetStatus(status, TF_OK, "");
+  else
+    mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory adding a control input to %s",
+                   op->name);
+}
+
+void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name, const void* proto,
+                size_t proto_len, TF_Status* status) {
+  mt_pb_reader r = mt_pb_reader_make(proto, proto_len, 0);
+  mt_attr_value v;
+  if (!mt_attr_value_from_proto(&r, &v, status)) {
+    mt_status_prefix(status, "Unparseable AttrValue proto for attr '%s': ", attr_name);
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  int ok = mt_attrs_set(&op->attrs, &op->nattrs, attr_name, &v);
+  pthread_mutex_unlock(&graph->mu);
+  if (!ok) {
+    mt_attr_value_clear(&v);
+    mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory setting attr '%s'", attr_name);
+    return;
+  }
+  TF_SetStatus(status, TF_OK, "");
+}
+
+void MT_SetRequestedDevice(TF_Graph* graph, TF_Operation* op, const char* device,
+                           TF_Status* status) {
+  char* copy = strdup(device ? device : "");
+  if (!copy) {
+    mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory setting a device");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  free(op->device);
+  op->device = copy;
+  pthread_mutex_unlock(&graph->mu);
+  TF_SetStatus(status, TF_OK, "");
+}
+
+void MT_SetAttrTensorShared(TF_OperationDescription* desc, const char* attr_name,
+                            TF_Tensor* value, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  if (!value) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "NULL tensor for attr '%s'", attr_name);
+    return;
+  }
+  mt_attr_value v;
+  memset(&v, 0, sizeof(v));
+  v.kind = MT_ATTR_TENSOR;
+  v.v.tensor = mt_tensor_share(value);
+  if (!v.v.tensor || !mt_attrs_set(&desc->attrs, &desc->nattrs, attr_name, &v)) {
+    mt_attr_value_clear(&v);
+    mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory setting attr '%s'", attr_name);
+  }
+}

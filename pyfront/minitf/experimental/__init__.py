@@ -1,0 +1,2 @@
+"""tf.experimental: DLPack interchange (minitf.experimental.dlpack)."""
+from minitf.experimental import dlpack  # noqa: F401
