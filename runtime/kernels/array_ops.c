@@ -322,12 +322,6 @@ static int dim_with_value(mt_shape_ctx* ctx, int64_t dim, int64_t value) {
   return 0;
 }
 
-/* Provided by the graph (construction-time folding and partial shapes from
- * Shape/Pack/ConcatV2 expressions); weak so this file also links against a
- * graph that does not have it yet. */
-int mt_shape_input_as_shape(const mt_shape_ctx* ctx, int idx, mt_shape* out)
-    __attribute__((weak));
-
 /* InferenceContext::MakeShapeFromShapeTensor: the shape that 1-D shape
  * tensor input idx describes, as far as known (-1 = unknown dim). */
 static int shape_from_shape_tensor(mt_shape_ctx* ctx, int idx, mt_shape* out) {
@@ -360,12 +354,12 @@ static int shape_from_shape_tensor(mt_shape_ctx* ctx, int idx, mt_shape* out) {
     }
     return 1;
   }
-  if (mt_shape_input_as_shape) {
-    mt_shape s;
-    if (mt_shape_input_as_shape(ctx, idx, &s) && s.rank >= 0) {
-      *out = s;
-      return 1;
-    }
+  /* Shape(x), Pack of dims and constants, ConcatV2 of those (the graph
+   * reads the expression, as TensorFlow's input_tensors_as_shapes). */
+  mt_shape s;
+  if (mt_shape_input_as_shape(ctx, idx, &s) && s.rank >= 0) {
+    *out = s;
+    return 1;
   }
   const mt_shape* st = &ctx->in[idx];
   if (st->rank == 1 && st->dims[0] >= 0 && st->dims[0] <= MT_MAX_DIMS) {
@@ -735,7 +729,7 @@ static void expand_dims_kernel(mt_kernel_ctx* ctx) {
 /* squeeze_dims wrapped into a mask over `rank` dims; 0 + message when one
  * is out of range. */
 static int squeeze_mask(const TF_Operation* op, int rank, unsigned char* mask, int* any,
-                        TF_Status* s) {
+                        int kernel, TF_Status* s) {
   const mt_attr_value* v = mt_op_attr(op, "squeeze_dims");
   memset(mask, 0, MT_MAX_DIMS);
   *any = 0;
@@ -743,9 +737,13 @@ static int squeeze_mask(const TF_Operation* op, int rank, unsigned char* mask, i
   for (int k = 0; k < n; k++) {
     int64_t d = v->list.i[k];
     if (d < -rank || d >= rank) {
-      mt_status_setf(s, TF_INVALID_ARGUMENT,
-                     "Tried to squeeze dim index %lld for tensor with %d dimensions.",
-                     (long long)d, rank);
+      if (kernel)
+        mt_status_setf(s, TF_INVALID_ARGUMENT,
+                       "Tried to squeeze dim index %lld for tensor with %d dimensions.",
+                       (long long)d, rank);
+      else
+        mt_status_setf(s, TF_INVALID_ARGUMENT, "squeeze_dims[%d] not in [%d,%d).", k, -rank,
+                       rank);
       return 0;
     }
     mask[d < 0 ? d + rank : d] = 1;
@@ -762,7 +760,7 @@ static void squeeze_shape(mt_shape_ctx* ctx) {
   }
   unsigned char mask[MT_MAX_DIMS];
   int any;
-  if (!squeeze_mask(ctx->op, in->rank, mask, &any, ctx->status)) return;
+  if (!squeeze_mask(ctx->op, in->rank, mask, &any, 0, ctx->status)) return;
   mt_shape out;
   out.rank = 0;
   for (int d = 0; d < in->rank; d++) {
@@ -792,7 +790,7 @@ static void squeeze_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* in = ctx->inputs[0];
   unsigned char mask[MT_MAX_DIMS];
   int any;
-  if (!squeeze_mask(ctx->op, in->ndims, mask, &any, ctx->status)) return;
+  if (!squeeze_mask(ctx->op, in->ndims, mask, &any, 1, ctx->status)) return;
   int64_t dims[MT_MAX_DIMS];
   int nd = 0;
   for (int d = 0; d < in->ndims; d++) {
@@ -983,22 +981,20 @@ static mt_shape subshape(const mt_shape* s, int from, int to) {
 static void concat_shape(mt_shape_ctx* ctx) {
   const int n = ctx->ninputs - 1;
   if (!mt_shape_with_rank(ctx, n, 0)) return;
+  /* all inputs have the first known rank, scalars excluded */
+  int rank = -1;
+  for (int k = 0; k < n && rank < 0; k++) rank = ctx->in[k].rank;
+  if (rank == 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Can't concatenate scalars (use tf.stack instead)");
+    return;
+  }
+  for (int k = 0; k < n && rank >= 0; k++)
+    if (!mt_shape_with_rank(ctx, k, rank)) return;
   int64_t axis;
   if (!scalar_input(ctx, n, &axis)) {
-    int rank = -1;
-    for (int k = 0; k < n && rank < 0; k++) rank = ctx->in[k].rank;
-    if (rank < 0) {
-      ctx->out[0] = mt_shape_unknown();
-      return;
-    }
-    if (rank == 0) {
-      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                     "Can't concatenate scalars (use tf.stack instead)");
-      return;
-    }
-    for (int k = 0; k < n; k++)
-      if (!mt_shape_with_rank(ctx, k, rank)) return;
-    unknown_of_rank(&ctx->out[0], rank);
+    if (rank < 0) ctx->out[0] = mt_shape_unknown();
+    else unknown_of_rank(&ctx->out[0], rank);
     return;
   }
   const int64_t min_rank = axis < 0 ? -axis : axis + 1;
@@ -1135,21 +1131,8 @@ static int pack_axis(mt_shape_ctx* ctx, int rank, int* axis) {
 static void pack_shape(mt_shape_ctx* ctx) {
   const int n = ctx->ninputs;
   mt_shape cur = ctx->in[n - 1];
-  for (int k = n - 2; k >= 0; k--) {
-    TF_Status scratch = {TF_OK, NULL};
-    mt_shape_ctx probe = *ctx;
-    probe.status = &scratch;
-    if (!merge_shapes(&probe, &ctx->in[k], &cur, &cur)) {
-      free(scratch.msg);
-      char a[256], b[256];
-      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                     "Shapes of all inputs must match: values[0].shape = %s != values[%d].shape "
-                     "= %s",
-                     mt_shape_str(&ctx->in[0], a, sizeof a), k,
-                     mt_shape_str(&ctx->in[k], b, sizeof b));
-      return;
-    }
-  }
+  for (int k = n - 2; k >= 0; k--)
+    if (!merge_shapes(ctx, &ctx->in[k], &cur, &cur)) return;
   if (cur.rank < 0) {
     ctx->out[0] = mt_shape_unknown();
     return;
@@ -1379,9 +1362,7 @@ static void splitv_shape(mt_shape_ctx* ctx) {
   const int64_t count = mt_tensor_nelems(sv);
   if (count != n) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Length of size_splits should be equal to the number of outputs, but got "
-                   "%lld vs %d",
-                   (long long)count, n);
+                   "Length of size_splits should be equal to num_outputs");
     return;
   }
   int64_t* data = mt_malloc(sizeof(int64_t) * (size_t)n, ctx->status);
@@ -1453,7 +1434,11 @@ static void splitv_kernel(mt_kernel_ctx* ctx) {
   }
   int64_t* sizes = mt_malloc(sizeof(int64_t) * (size_t)n, ctx->status);
   if (!sizes) return;
-  mt_tensor_ints(st, sizes, n);
+  if (st->dtype == TF_INT8) {
+    for (int k = 0; k < n; k++) sizes[k] = ((const int8_t*)mt_tensor_data(st))[k];
+  } else {
+    mt_tensor_ints(st, sizes, n);
+  }
   const int64_t dsize = in->dims[dim];
   if (n == 1) {
     if (sizes[0] != dsize) {
@@ -1478,7 +1463,6 @@ static void splitv_kernel(mt_kernel_ctx* ctx) {
     } else {
       /* wraps instead of overflowing; sizes beyond the dim fail below */
       determined = (int64_t)((uint64_t)determined + (uint64_t)sizes[k]);
-      if (sizes[k] > dsize) determined = dsize + 1;
     }
   }
   if (!((neg < 0 && determined == dsize) || (neg >= 0 && determined <= dsize))) {
@@ -1496,6 +1480,20 @@ static void splitv_kernel(mt_kernel_ctx* ctx) {
                      "Split size at index %d must be >= 0. Got: %lld", k, (long long)sizes[k]);
       goto done;
     }
+  }
+  /* The wrapping sum above matched; make sure it did not wrap (sizes that
+   * overflow would read out of bounds). */
+  int64_t sum = 0;
+  for (int k = 0; k < n; k++) {
+    if (sizes[k] > dsize - sum) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Determined shape must either match input shape along split_dim exactly if "
+                     "fully specified, or be less than the size of the input along split_dim if "
+                     "not fully specified.  Got: %lld",
+                     (long long)determined);
+      goto done;
+    }
+    sum += sizes[k];
   }
   split_into(ctx, in, (int)dim, sizes, n, 0);
 done:
@@ -2024,6 +2022,10 @@ static void range_shape(mt_shape_ctx* ctx) {
     const TF_Tensor* v = ctx->in_values ? ctx->in_values[k] : NULL;
     if (!v || mt_tensor_nelems(v) != 1 || !range_read(v, k, &a)) return;
   }
+  if (a.dt == TF_HALF) { /* TensorFlow's RangeSize has no half case */
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Unsupported dtype%d", (int)a.dt);
+    return;
+  }
   range_size(&a, 0, &ctx->out[0].dims[0], ctx->status);
 }
 
@@ -2038,8 +2040,12 @@ static void range_kernel(mt_kernel_ctx* ctx) {
                      names[k], mt_dims_str(t->dims, t->ndims, buf, sizeof buf));
       return;
     }
-    if (!range_read(t, k, &a)) {
-      mt_kernel_unsupported(ctx, "Tidx", t->dtype);
+    /* TensorFlow's CPU kernels: floating types, int32 and int64 only */
+    const TF_DataType dt = t->dtype;
+    if (!(dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_HALF || dt == TF_BFLOAT16 ||
+          dt == TF_INT32 || dt == TF_INT64) ||
+        !range_read(t, k, &a)) {
+      mt_kernel_unsupported(ctx, "Tidx", dt);
       return;
     }
   }
@@ -2104,8 +2110,8 @@ static void bitcast_shape(mt_shape_ctx* ctx) {
     const int64_t div = (int64_t)(os / is);
     if (last >= 0 && last != div) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                     "Cannot bitcast due to shape. %lld does not match %lld", (long long)last,
-                     (long long)div);
+                     "Cannot bitcast from %d to %d due to shape. %lld does not match %lld",
+                     (int)it, (int)ot, (long long)last, (long long)div);
       return;
     }
     out.rank--;
@@ -2148,6 +2154,15 @@ static void bitcast_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* t = mt_tensor_reshape(in, dims, ond);
   if (t) t->dtype = ot;
   ctx->outputs[0] = t;
+}
+
+/* Snapshot: TensorFlow registers it for the fixed-size types only. */
+static void snapshot_kernel(mt_kernel_ctx* ctx) {
+  if (ctx->inputs[0]->dtype == TF_STRING) {
+    mt_kernel_unsupported(ctx, "T", TF_STRING);
+    return;
+  }
+  mt_ctx_set_shared(ctx, 0, ctx->inputs[0]);
 }
 
 /* ======================================================================
@@ -2315,7 +2330,7 @@ static void sb_summarize(strbuf* b, const TF_Tensor* t, int64_t summarize) {
 
 static void assert_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* c = ctx->inputs[0];
-  if (!(c->ndims == 0 || (c->ndims == 1 && c->dims[0] == 1))) {
+  if (c->ndims != 0) {
     char buf[256];
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "In[0] should be a scalar: %s",
                    mt_dims_str(c->dims, c->ndims, buf, sizeof buf));
@@ -2417,6 +2432,15 @@ static void unique_shape(mt_shape_ctx* ctx) {
 static void unique_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* x = ctx->inputs[0];
   const TF_DataType it = mt_op_attr_type(ctx->op, "out_idx", TF_INT32);
+  if (x->dtype == TF_COMPLEX64 || x->dtype == TF_COMPLEX128 || TF_DataTypeSize(x->dtype) == 0) {
+    char a[32], b[32]; /* TensorFlow registers real types, strings and bool */
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "No OpKernel was registered to support Op 'Unique' used by {{node %s}} with "
+                   "these attrs: [out_idx=%s, T=%s]",
+                   ctx->op->name, mt_dt_enum_name(it, a, sizeof a),
+                   mt_dt_enum_name(x->dtype, b, sizeof b));
+    return;
+  }
   if (x->ndims != 1) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "unique expects a 1D vector.");
     return;
@@ -2492,7 +2516,7 @@ static const mt_op_spec array_specs[] = {
      .attrs = "T: type; message: string = ''", .shape = mt_unchanged_shape,
      .kernel = identity_kernel},
     {.name = "Snapshot", .inputs = "input: T", .outputs = "output: T", .attrs = "T: type",
-     .shape = mt_unchanged_shape, .kernel = identity_kernel},
+     .shape = mt_unchanged_shape, .kernel = snapshot_kernel},
     {.name = "CheckNumerics", .inputs = "tensor: T", .outputs = "output: T",
      .attrs = "T: {bfloat16, half, float, double}; message: string",
      .shape = mt_unchanged_shape, .kernel = check_numerics_kernel, .flags = MT_OP_STATEFUL},

@@ -271,6 +271,8 @@ def apply_op(op_type, name=None, **keywords):
                 v = keywords.pop(k)
                 if v is None:
                     continue
+                if attr_defs[k].type == "type":  # TensorFlow checks given types too
+                    _check_allowed(k, op_type, dtypes.as_dtype(v), attr_defs[k])
                 if k in attrs and attr_defs[k].type == "type" and \
                         dtypes.as_dtype(v) != attrs[k]:
                     raise TypeError("Input has type %s that does not match attr %s=%s of '%s' Op" %
