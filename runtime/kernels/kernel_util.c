@@ -327,7 +327,7 @@ size_t mt_acc_size(TF_DataType dt) {
   switch (dt) {
 #define ACC_SIZE_(DT, CT, unused) \
   case DT: return sizeof(mt_acc_##CT);
-    MT_POD_TYPES(ACC_SIZE_, 0)
+    MT_ALL_POD_TYPES(ACC_SIZE_, 0)
 #undef ACC_SIZE_
     default: return 8;
   }
