@@ -51,6 +51,8 @@ from minitf.ops.variables import (  # noqa: F401
 # --- indexing / slicing / space ---
 
 # --- random ---
+from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # noqa: F401,E402
+from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
 
