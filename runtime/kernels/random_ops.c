@@ -15,11 +15,14 @@
  *
  * Work is split over groups of outputs, each group positioned in the
  * generator independently of the split (as TensorFlow's FillPhiloxRandom),
- * so results never depend on the thread count. Multinomial runs its rows
- * in one sequential stream: TensorFlow's CPU kernel does the same unless a
- * batch is big enough to be sharded over threads (its results then depend
- * on the shard boundaries, which depend on the machine). */
+ * so results never depend on the thread count. Multinomial is the
+ * exception, in TensorFlow too: each shard of rows starts its own stream, so
+ * its numbers depend on how TensorFlow's Shard/Eigen parallelFor splits the
+ * batch over the intra-op threads; tf_row_blocks reproduces that split for
+ * the session's intra-op thread count (TensorFlow's default, like ours, is
+ * the number of usable CPUs). */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,22 +404,22 @@ static int shape_from_input(mt_kernel_ctx* ctx, int64_t* dims) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape must be a vector of {int32,int64}.");
     return -1;
   }
-  uint64_t total = 1;
-  int overflow = 0;
+  /* Element count built up dim by dim, failing at the first overflow (a
+   * zero dim after it does not help), as TensorFlow's TensorShape. */
+  int64_t total = 1;
   for (int64_t k = 0; k < n; k++) {
     if (dims[k] < 0) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
                      (long long)dims[k]);
       return -1;
     }
-    if (dims[k] && total > (uint64_t)INT64_MAX / (uint64_t)dims[k]) overflow = 1;
-    total *= (uint64_t)dims[k];
-  }
-  if (overflow && total != 0) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Shape %s would have more than 2**63 - 1 elements",
-                   mt_dims_str(dims, (int)n, buf, sizeof buf));
-    return -1;
+    if (dims[k] && total > INT64_MAX / dims[k]) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Shape %s would have more than 2**63 - 1 elements",
+                     mt_dims_str(dims, (int)n, buf, sizeof buf));
+      return -1;
+    }
+    total *= dims[k];
   }
   return (int)n;
 }
@@ -579,14 +582,60 @@ static double lowest_of(TF_DataType dt) {
   }
 }
 
-/* Per row: unnormalized CDF of exp(logit - max finite logit) over finite
- * logits (in double), then for each sample the first class whose CDF
- * exceeds RandDouble() * total (std::upper_bound). All-non-finite rows give
- * num_classes, as TensorFlow. */
-static void multinomial_rows(const void* logits, TF_DataType dt, int64_t batch, int64_t classes,
-                             int64_t samples, philox* g, double* cdf, void* out, int out64) {
-  single_sampler s = single_make(g);
-  for (int64_t b = 0; b < batch; b++) {
+/* Threads of TensorFlow's intra-op pool: the configured count, else the
+ * CPUs this process may run on (port::MaxParallelism). */
+static int tf_intra_threads(const mt_kernel_ctx* ctx) {
+  if (ctx->intra_threads > 0) return ctx->intra_threads;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return 1;
+}
+
+static int64_t divup(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* The block size TensorFlow's Shard (through Eigen's
+ * ThreadPoolDevice::parallelFor and its cost model: 100000 cycles of
+ * start-up and per thread, 40000-cycle tasks, at most 4 blocks per thread,
+ * then coarser blocks while parallel efficiency does not drop) gives n
+ * items of `cost` cycles each on `threads` threads; n = one block. */
+static int64_t tf_block_size(int64_t n, double cost, int threads) {
+  if (n <= 1 || threads <= 1) return n;
+  const double want = (n * cost - 100000.0) / 100000.0 + 0.9;
+  if (want < 2.0) return n; /* the cost model picks one thread: inline */
+  const double per_task = 40000.0 / cost;
+  int64_t bs = divup(n, 4 * (int64_t)threads);
+  if ((int64_t)per_task > bs) bs = (int64_t)per_task;
+  if (bs > n) bs = n;
+  const int64_t max_bs = n < 2 * bs ? n : 2 * bs;
+  int64_t count = divup(n, bs);
+  double best = (double)count / (double)(divup(count, threads) * threads);
+  for (int64_t prev = count; best < 1.0 && prev > 1;) {
+    const int64_t coarser = divup(n, prev - 1);
+    if (coarser > max_bs) break;
+    const int64_t coarser_count = divup(n, coarser);
+    prev = coarser_count;
+    const double eff =
+        (double)coarser_count / (double)(divup(coarser_count, threads) * threads);
+    if (eff + 0.01 >= best) {
+      bs = coarser;
+      if (eff > best) best = eff;
+    }
+  }
+  return bs;
+}
+
+/* Rows [begin, end) from their own stream, which starts begin * (samples +
+ * 3) / 4 samples into the reserved range (TensorFlow's DoWork). Per row:
+ * unnormalized CDF of exp(logit - max finite logit) over finite logits (in
+ * double), then per sample the first class whose CDF exceeds RandDouble() *
+ * total (std::upper_bound); all-non-finite rows give num_classes, as
+ * TensorFlow. */
+static void multinomial_rows(const void* logits, TF_DataType dt, int64_t begin, int64_t end,
+                             int64_t classes, int64_t samples, philox g, double* cdf, void* out,
+                             int out64) {
+  philox_skip(&g, (uint64_t)(begin * (samples + 3) / 4));
+  single_sampler s = single_make(&g);
+  for (int64_t b = begin; b < end; b++) {
     const int64_t base = b * classes;
     double max = lowest_of(dt);
     for (int64_t j = 0; j < classes; j++) {
@@ -663,8 +712,13 @@ static void multinomial_kernel(mt_kernel_ctx* ctx) {
   if (!reserve(ctx, words * 256u, &g)) return;
   double* cdf = mt_malloc(sizeof(double) * (size_t)classes, ctx->status);
   if (!cdf) return;
-  multinomial_rows(mt_tensor_data(logits), dt, batch, classes, samples, &g, cdf,
-                   mt_tensor_data(out), ot == TF_INT64);
+  /* TensorFlow's rough cycles per row, truncated to an integer as there. */
+  const int64_t cost =
+      (int64_t)(50 * ((double)samples * log((double)classes) / log(2.0) + (double)classes));
+  const int64_t block = tf_block_size(batch, (double)cost, tf_intra_threads(ctx));
+  for (int64_t b = 0; b < batch; b += block)
+    multinomial_rows(mt_tensor_data(logits), dt, b, b + block < batch ? b + block : batch,
+                     classes, samples, g, cdf, mt_tensor_data(out), ot == TF_INT64);
   free(cdf);
 }
 

@@ -275,6 +275,8 @@ def apply_op(op_type, name=None, **keywords):
                         dtypes.as_dtype(v) != attrs[k]:
                     raise TypeError("Input has type %s that does not match attr %s=%s of '%s' Op" %
                                     (attrs[k].name, k, dtypes.as_dtype(v).name, op_type))
+                if attr_defs[k].type == "type" and k not in attrs:  # as TF's _SatisfiesTypeConstraint
+                    _check_allowed(k, op_type, dtypes.as_dtype(v), attr_defs[k])
                 attrs[k] = v
         if keywords:
             raise TypeError("%s got unexpected keyword arguments: %s" %
