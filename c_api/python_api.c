@@ -85,3 +85,20 @@ void MT_SetRequestedDevice(TF_Graph* graph, TF_Operation* op, const char* device
   pthread_mutex_unlock(&graph->mu);
   TF_SetStatus(status, TF_OK, "");
 }
+
+void MT_SetAttrTensorShared(TF_OperationDescription* desc, const char* attr_name,
+                            TF_Tensor* value, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  if (!value) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "NULL tensor for attr '%s'", attr_name);
+    return;
+  }
+  mt_attr_value v;
+  memset(&v, 0, sizeof(v));
+  v.kind = MT_ATTR_TENSOR;
+  v.v.tensor = mt_tensor_share(value);
+  if (!v.v.tensor || !mt_attrs_set(&desc->attrs, &desc->nattrs, attr_name, &v)) {
+    mt_attr_value_clear(&v);
+    mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory setting attr '%s'", attr_name);
+  }
+}

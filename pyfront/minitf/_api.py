@@ -41,20 +41,36 @@ from minitf.ops.variables import (  # noqa: F401
 # Sections per op family / area: each adds its exports in its own section only.
 
 # --- elementwise (math_ops / unary) ---
+from minitf import bitwise  # noqa: F401,E402
+from minitf.ops.math_ops import (  # noqa: F401,E402
+    abs, add_n, atan2, ceil, clip_by_value, cos, div_no_nan, equal, erf, exp, expm1, floor,
+    floor_div, floordiv, floormod, greater, greater_equal, is_finite, is_inf, is_nan, less,
+    less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
+    mod, not_equal, pow, reciprocal, rint, round, rsqrt, sigmoid, sign, sin, sqrt, square,
+    squared_difference, tan, tanh, to_bfloat16, to_complex64, to_complex128, to_double, to_float,
+    to_int32, to_int64, truncatediv, where, where_v2)
 
 # --- reductions and linalg ---
+from minitf.ops.linalg_ops import einsum, matmul  # noqa: F401,E402
+from minitf.ops.reduction_ops import (  # noqa: F401,E402
+    argmax, argmin, cumprod, cumsum, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
+    reduce_prod, reduce_sum)
 
 # --- nn / conv / pooling / image ---
 
 # --- array / shape ---
 
 # --- indexing / slicing / space ---
+from minitf.ops.indexing_ops import (  # noqa: F401,E402
+    batch_to_space_nd, depth_to_space, gather, gather_nd, one_hot, pad, scatter_nd, slice,
+    space_to_batch_nd, space_to_depth, where)
 
 # --- random ---
 from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # noqa: F401,E402
 from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import train  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 

@@ -54,7 +54,7 @@ static void placeholder_shape(mt_shape_ctx* ctx) { ctx->out[0] = attr_shape(ctx-
 static void placeholder_kernel(mt_kernel_ctx* ctx) {
   const mt_shape shape = attr_shape(ctx->op, "shape");
   const TF_DataType dt = mt_op_attr_type(ctx->op, "dtype", TF_FLOAT);
-  if (shape.rank < 0) {
+  if (shape.rank <= 0) { /* TensorFlow names the shape only for rank >= 1 */
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                    "You must feed a value for placeholder tensor '%s' with dtype %s",
                    ctx->op->name, mt_dtype_name(dt));

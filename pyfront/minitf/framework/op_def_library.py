@@ -208,6 +208,17 @@ def _check_allowed(arg_name, op_type, dtype, attr_def):
                                         ", ".join(t.name for t in allowed)))
 
 
+def _check_type_attr(name, value, attr_def):
+    """TypeError (as TensorFlow's op_def_library) for a type attr given outside its allowed set."""
+    if attr_def.type != "type" or isinstance(value, attr_value_pb2.AttrValue):
+        return
+    allowed = _allowed_types(attr_def)
+    dtype = dtypes.as_dtype(value)
+    if allowed and dtype.base_dtype not in allowed:
+        raise TypeError("Value passed to parameter '%s' has DataType %s not in list of allowed "
+                        "values: %s" % (name, dtype.name, ", ".join(t.name for t in allowed)))
+
+
 def _default_type(attr_def):
     if attr_def is not None and attr_def.HasField("default_value") and \
             attr_def.default_value.WhichOneof("value") == "type":
@@ -275,9 +286,14 @@ def apply_op(op_type, name=None, **keywords):
                         dtypes.as_dtype(v) != attrs[k]:
                     raise TypeError("Input has type %s that does not match attr %s=%s of '%s' Op" %
                                     (attrs[k].name, k, dtypes.as_dtype(v).name, op_type))
-                if attr_defs[k].type == "type" and k not in attrs:  # as TF's _SatisfiesTypeConstraint
-                    _check_allowed(k, op_type, dtypes.as_dtype(v), attr_defs[k])
+                _check_type_attr(k, v, attr_defs[k])
                 attrs[k] = v
+                ad = attr_defs[k]
+                if ad.type.startswith("list(") and ad.has_minimum and \
+                        isinstance(v, (list, tuple)) and len(v) < ad.minimum:
+                    # TensorFlow's op_def_library wording
+                    raise ValueError("Attr '%s' of '%s' Op passed list of length %d less than "
+                                     "minimum %d." % (k, op_type, len(v), ad.minimum))
         if keywords:
             raise TypeError("%s got unexpected keyword arguments: %s" %
                             (op_type, ", ".join(sorted(keywords))))

@@ -2,7 +2,16 @@
 from minitf.ops.nn_ops import bias_add, relu, softmax  # noqa: F401
 
 # --- nn (activations, softmax, batch norm, losses, top_k) ---
+from minitf.ops.nn_ops import (  # noqa: F401,E402
+    batch_normalization, elu, fused_batch_norm, in_top_k, l2_loss, leaky_relu,
+    local_response_normalization, log_softmax, lrn, relu6, selu, softmax_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits_v2, softplus, softsign,
+    sparse_softmax_cross_entropy_with_logits, top_k)
 
 # --- conv / pooling ---
+from minitf.ops.nn_conv import (  # noqa: F401,E402
+    avg_pool, avg_pool2d, avg_pool_v2, conv2d, conv2d_backprop_input, conv2d_transpose,
+    depthwise_conv2d, depthwise_conv2d_native, max_pool, max_pool2d, max_pool_v2)
 
 # --- elementwise aliases (e.g. sigmoid, tanh) ---
+from minitf.ops.math_ops import sigmoid, tanh  # noqa: F401,E402

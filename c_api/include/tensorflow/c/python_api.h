@@ -3,7 +3,8 @@
  * SetRequestedDevice), with C names. Not thread-safe against concurrent
  * construction on the same graph (like graph building in TensorFlow); they
  * take the graph lock for the edit itself. Sessions that already ran the
- * graph keep their cached plans: mutate before the first run, as TF asks. */
+ * graph build new plans after a control input is added (plans are keyed by
+ * the graph's mutation count). */
 #ifndef TENSORFLOW_C_PYTHON_API_H_
 #define TENSORFLOW_C_PYTHON_API_H_
 
@@ -29,6 +30,14 @@ TF_CAPI_EXPORT extern void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const c
 /* Sets the requested device of `op` (a copy of `device`; "" clears it). */
 TF_CAPI_EXPORT extern void MT_SetRequestedDevice(TF_Graph* graph, TF_Operation* op,
                                                  const char* device, TF_Status* status);
+
+/* Like TF_SetAttrTensor, but shares `value`'s buffer instead of copying it
+ * (the caller keeps its own reference and may delete it at once; the
+ * operation keeps the buffer alive). Lets the importer turn a large
+ * tensor_content into a Const without a second copy. */
+TF_CAPI_EXPORT extern void MT_SetAttrTensorShared(TF_OperationDescription* desc,
+                                                  const char* attr_name, TF_Tensor* value,
+                                                  TF_Status* status);
 
 #ifdef __cplusplus
 }

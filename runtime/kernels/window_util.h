@@ -1,0 +1,176 @@
+/* Sliding-window helpers shared by the conv and pooling families: output
+ * sizes and paddings per padding mode (TensorFlow's GetWindowedOutputSize
+ * rules), the strides/dilations/explicit_paddings attr checks with
+ * TensorFlow's wording, NCHW <-> NHWC transposes and half/bfloat16 <->
+ * float conversion of whole buffers. Header-only (static functions), used
+ * by conv_ops.c and pooling_ops.c. */
+#ifndef MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
+#define MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/kernels/half.h"
+#include "runtime/kernels/kernel_util.h"
+
+enum { MT_PAD_VALID = 0, MT_PAD_SAME = 1, MT_PAD_EXPLICIT = 2 };
+
+static inline int mt_padding_mode(const TF_Operation* op) {
+  const char* p = mt_op_attr_str(op, "padding", "VALID");
+  if (strcmp(p, "SAME") == 0) return MT_PAD_SAME;
+  if (strcmp(p, "EXPLICIT") == 0) return MT_PAD_EXPLICIT;
+  return MT_PAD_VALID;
+}
+
+static inline int mt_is_nchw(const TF_Operation* op) {
+  return strcmp(mt_op_attr_str(op, "data_format", "NHWC"), "NCHW") == 0;
+}
+
+/* The attr's int list (NULL + n = 0 when absent). */
+static inline const int64_t* mt_attr_ints(const TF_Operation* op, const char* name, int* n) {
+  const mt_attr_value* v = mt_op_attr(op, name);
+  if (!v || !v->is_list) {
+    *n = 0;
+    return NULL;
+  }
+  *n = v->list.n;
+  return v->list.i;
+}
+
+/* Output size and padding before the window for one spatial dim. in < 0
+ * means unknown (out = -1). Returns 0 with TF_INVALID_ARGUMENT on a bad
+ * stride/dilation or a negative output size (TensorFlow's static-shape
+ * wording when `shape_msg`, the kernel's otherwise). */
+static inline int mt_windowed_size(int64_t in, int64_t k, int64_t dilation, int64_t stride,
+                                   int mode, int64_t pad_lo, int64_t pad_hi, int shape_msg,
+                                   int64_t* out, int64_t* pad_before, TF_Status* s) {
+  if (stride <= 0) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Stride must be > 0, but got %lld", (long long)stride);
+    return 0;
+  }
+  if (dilation < 1) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Dilation rate must be >= 1, but got %lld",
+                   (long long)dilation);
+    return 0;
+  }
+  const int64_t eff = (k - 1) * dilation + 1;
+  int64_t o = -1, before = 0;
+  if (in >= 0) {
+    if (mode == MT_PAD_SAME) {
+      o = (in + stride - 1) / stride;
+      int64_t needed = (o - 1) * stride + eff - in;
+      if (needed < 0) needed = 0;
+      before = needed / 2;
+    } else {
+      const int64_t padded = in + (mode == MT_PAD_EXPLICIT ? pad_lo + pad_hi : 0);
+      before = mode == MT_PAD_EXPLICIT ? pad_lo : 0;
+      if (padded - eff < 0) {
+        if (shape_msg)
+          mt_status_setf(s, TF_INVALID_ARGUMENT,
+                         "Negative dimension size caused by subtracting %lld from %lld",
+                         (long long)eff, (long long)padded);
+        else
+          mt_status_setf(s, TF_INVALID_ARGUMENT,
+                         "Computed output size would be negative: %lld [input_size: %lld, "
+                         "effective_filter_size: %lld, stride: %lld]",
+                         (long long)((padded - eff + stride) / stride), (long long)in,
+                         (long long)eff, (long long)stride);
+        return 0;
+      }
+      o = (padded - eff + stride) / stride;
+    }
+  }
+  *out = o;
+  if (pad_before) *pad_before = before;
+  return 1;
+}
+
+/* explicit_paddings checks (TensorFlow's CheckValidPadding). ndims = 4;
+ * h/w: the spatial dim indices of the data format. */
+static inline int mt_check_explicit_paddings(const TF_Operation* op, int mode, int hdim, int wdim,
+                                             TF_Status* s) {
+  int n;
+  const int64_t* p = mt_attr_ints(op, "explicit_paddings", &n);
+  if (mode == MT_PAD_EXPLICIT) {
+    if (n != 8) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT,
+                     "explicit_paddings attribute must contain 8 values, but got: %d", n);
+      return 0;
+    }
+    for (int i = 0; i < 8; i++)
+      if (p[i] < 0) {
+        mt_status_setf(s, TF_INVALID_ARGUMENT,
+                       "All elements of explicit_paddings must be nonnegative");
+        return 0;
+      }
+    for (int d = 0; d < 4; d++)
+      if (d != hdim && d != wdim && (p[2 * d] != 0 || p[2 * d + 1] != 0)) {
+        mt_status_setf(s, TF_INVALID_ARGUMENT,
+                       "Nonzero explicit padding in the batch or depth dimensions is not "
+                       "supported");
+        return 0;
+      }
+  } else if (n != 0) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "explicit_paddings attribute must be empty if the padding attribute is not "
+                   "EXPLICIT");
+    return 0;
+  }
+  return 1;
+}
+
+/* [n, a, b, esize-byte elements] -> [n, b, a]: NCHW <-> NHWC with a = C,
+ * b = H*W (or a = H*W, b = C the other way). */
+static inline void mt_transpose_last2(const void* src, void* dst, int64_t n, int64_t a, int64_t b,
+                                      size_t esize) {
+#define MT_T2_(CT)                                                            \
+  {                                                                           \
+    const CT* x = src;                                                        \
+    CT* y = dst;                                                              \
+    for (int64_t i = 0; i < n; i++, x += a * b, y += a * b)                   \
+      for (int64_t p = 0; p < a; p++)                                        \
+        for (int64_t q = 0; q < b; q++) y[q * a + p] = x[p * b + q];          \
+  }
+  switch (esize) {
+    case 1: MT_T2_(uint8_t) break;
+    case 2: MT_T2_(uint16_t) break;
+    case 4: MT_T2_(uint32_t) break;
+    default: MT_T2_(uint64_t) break;
+  }
+#undef MT_T2_
+}
+
+/* half/bfloat16 buffers to float and back. */
+static inline void mt_to_float(TF_DataType dt, const void* src, float* dst, int64_t n) {
+  if (dt == TF_HALF) {
+    const mt_half* x = src;
+    for (int64_t i = 0; i < n; i++) dst[i] = mt_half_to_float(x[i]);
+  } else {
+    const mt_bfloat16* x = src;
+    for (int64_t i = 0; i < n; i++) dst[i] = mt_bfloat16_to_float(x[i]);
+  }
+}
+
+static inline void mt_from_float(TF_DataType dt, const float* src, void* dst, int64_t n) {
+  if (dt == TF_HALF) {
+    mt_half* y = dst;
+    for (int64_t i = 0; i < n; i++) y[i] = mt_float_to_half(src[i]);
+  } else {
+    mt_bfloat16* y = dst;
+    for (int64_t i = 0; i < n; i++) y[i] = mt_float_to_bfloat16(src[i]);
+  }
+}
+
+static inline int mt_is_half_type(TF_DataType dt) { return dt == TF_HALF || dt == TF_BFLOAT16; }
+
+/* malloc that reports TF_RESOURCE_EXHAUSTED (and refuses > MT_MAX_ALLOC). */
+static inline void* mt_scratch(size_t bytes, TF_Status* s) {
+  void* p = bytes <= MT_MAX_ALLOC ? malloc(bytes ? bytes : 1) : NULL;
+  if (!p)
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM when allocating scratch buffer of %zu bytes",
+                   bytes);
+  return p;
+}
+
+#endif
