@@ -1,5 +1,7 @@
-"""Writes tests/fixtures/random_program/expected.npz: TensorFlow's numbers for the TF1
-program in tests/python/random_program.py (run: /opt/tfvenv/bin/python tools/gen_random_program.py)."""
+"""Writes tests/fixtures/random_program/: TensorFlow's ops, seeds and numbers for the TF1
+program in tests/python/random_program.py.
+
+Run: /opt/tfvenv/bin/python tools/gen_random_program.py"""
 import json
 import os
 import subprocess

@@ -184,9 +184,10 @@ def test_run_time_errors(graph):
     shape = tf.placeholder(tf.int64)
     n = tf.random.normal(shape)
     with tf.Session() as sess:
-        with pytest.raises(tf.errors.InvalidArgumentError, match=r"minval must be 0-D, got shape \[1\]"):
+        invalid = tf.errors.InvalidArgumentError
+        with pytest.raises(invalid, match=r"minval must be 0-D, got shape \[1\]"):
             sess.run(t, {lo: [1]})
-        with pytest.raises(tf.errors.InvalidArgumentError, match="Need minval < maxval, got 4 >= 4"):
+        with pytest.raises(invalid, match="Need minval < maxval, got 4 >= 4"):
             sess.run(bad)
         with pytest.raises(tf.errors.InvalidArgumentError, match="Dimension -1 must be >= 0"):
             sess.run(n, {shape: [2, -1]})
