@@ -76,6 +76,15 @@ from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
 from minitf import train  # noqa: F401,E402
+from minitf import initializers  # noqa: F401,E402
+from minitf.ops.init_ops import (  # noqa: F401,E402
+    constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+    ones_initializer, random_normal_initializer, random_uniform_initializer,
+    truncated_normal_initializer, uniform_unit_scaling_initializer,
+    variance_scaling_initializer, zeros_initializer)
+from minitf.ops.variable_scope import (  # noqa: F401,E402
+    AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
+    no_regularizer, variable_scope)
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 
