@@ -231,7 +231,7 @@ def inheritance(tf, g):
             with tf.variable_scope("c") as c:
                 x = tf.get_variable("x", [1], dtype=tf.float32)
                 y = tf.get_variable("y", [1], initializer=tf.ones_initializer())
-                infos = [(s.name, s.reuse is tf.AUTO_REUSE, s.reuse, s.dtype.name,
+                infos = [(s.name, s.reuse is tf.AUTO_REUSE, repr(s.reuse), s.dtype.name,
                           type(s.initializer).__name__) for s in (a, b, c)]
     with tf.variable_scope(a, reuse=True) as a2:
         v2 = tf.get_variable("v")
@@ -418,3 +418,64 @@ def initializer_configs_and_errors(tf, g):
             tf.glorot_normal_initializer, tf.variance_scaling_initializer)],
     }
     return r
+
+
+@case
+def reenter_same_object_and_getters(tf, g):
+    vs = tf.variable_scope("blk")
+    out = []
+    for _ in range(2):
+        with vs as s:
+            out.append((s.name, s.original_name_scope, tf.constant(0, name="c").name))
+    calls = []
+
+    def outer_getter(getter, name, *args, **kwargs):
+        calls.append(("outer", name))
+        return getter(name, *args, **kwargs)
+
+    def inner_getter(getter, name, *args, **kwargs):
+        calls.append(("inner", name))
+        return getter(name + "_in", *args, **kwargs)
+    with tf.variable_scope("g", custom_getter=outer_getter,
+                           initializer=tf.zeros_initializer()):
+        with tf.variable_scope("h", custom_getter=inner_getter):
+            v = tf.get_variable("v", [1])
+    loc = tf.get_local_variable("loc", [2], initializer=tf.ones_initializer())
+    other = tf.Graph()
+    with other.as_default():
+        t = tf.constant(1.0, name="t")
+    with tf.variable_scope("in_other", values=[t]):
+        w = tf.get_variable("w", [1], initializer=tf.zeros_initializer())
+        in_other = (w.graph is other, tf.get_default_graph() is other)
+    return {"scopes": out, "calls": calls, "v": v.name,
+            "loc": (loc.name, loc.trainable, names(tf.local_variables()),
+                    names(tf.global_variables())),
+            "in_other": in_other, "graph_vars": names(g.get_collection("variables")),
+            "other_vars": names(other.get_collection("variables"))}
+
+
+@case
+def mlp_forward(tf, g):
+    """A two-layer MLP as TF1 programs write it: values only (reads of variables in
+    expressions are not compared op by op). The initial values are exact; the outputs go
+    through MatMul and Tanh, whose last bits differ between BLAS libraries."""
+    tf.set_random_seed(2024)
+
+    def dense(x, n_out, name, act=None):
+        with tf.variable_scope(name):
+            w = tf.get_variable("kernel", [int(x.shape[1]), n_out])
+            b = tf.get_variable("bias", [n_out], initializer=tf.zeros_initializer())
+            y = tf.matmul(x, w) + b
+            return act(y) if act else y
+    x = tf.constant([[0.5, -1.0, 2.0, 0.25], [1.5, 0.0, -0.5, 1.0]])
+    with tf.variable_scope("mlp"):
+        h = dense(x, 3, "hidden", tf.tanh)
+        out = dense(h, 2, "logits")
+    with tf.variable_scope("mlp", reuse=True):
+        again = dense(x, 3, "hidden", tf.tanh)
+    with tf.Session(graph=g) as sess:
+        sess.run(tf.global_variables_initializer())
+        o, a, hv = sess.run([out, again, h])
+        init = [sess.run(v).tolist() for v in tf.trainable_variables()]
+    return {"init_values": init, "vars": [(v.name, v.shape.as_list()) for v in tf.trainable_variables()],
+            "out": o.tolist(), "reuse_equal": bool((a == hv).all())}
