@@ -8,10 +8,15 @@ tools/gen_varscope_expected.py runs them on real TensorFlow and prints the dicts
 """
 
 
+def _colocation(op):
+    attr = op.node_def.attr
+    return [s.decode() for s in attr["_class"].list.s] if "_class" in attr else []
+
+
 def graph_ops(g):
-    """(name, type, [input names], [control input names]) for every op of `g`."""
-    return [(op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs])
-            for op in g.get_operations()]
+    """(name, type, [input names], [control input names], [_class attr]) for every op of `g`."""
+    return [(op.name, op.type, [t.name for t in op.inputs], [c.name for c in op.control_inputs],
+             _colocation(op)) for op in g.get_operations()]
 
 
 def error_of(fn):
