@@ -41,6 +41,14 @@ from minitf.ops.variables import (  # noqa: F401
 # Sections per op family / area: each adds its exports in its own section only.
 
 # --- elementwise (math_ops / unary) ---
+from minitf import bitwise  # noqa: F401,E402
+from minitf.ops.math_ops import (  # noqa: F401,E402
+    abs, add_n, atan2, ceil, clip_by_value, cos, div_no_nan, equal, erf, exp, expm1, floor,
+    floor_div, floordiv, floormod, greater, greater_equal, is_finite, is_inf, is_nan, less,
+    less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
+    mod, not_equal, pow, reciprocal, rint, round, rsqrt, sigmoid, sign, sin, sqrt, square,
+    squared_difference, tan, tanh, to_bfloat16, to_complex64, to_complex128, to_double, to_float,
+    to_int32, to_int64, truncatediv, where, where_v2)
 
 # --- reductions and linalg ---
 from minitf.ops.linalg_ops import einsum, matmul  # noqa: F401,E402
@@ -51,6 +59,11 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
 # --- nn / conv / pooling / image ---
 
 # --- array / shape ---
+from minitf.ops.array_ops import (  # noqa: F401,E402
+    Assert, bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, expand_dims,
+    fill, identity_n, ones, ones_like, range, rank, reverse, reverse_v2, shape, shape_n, size,
+    split, squeeze, stack, stop_gradient, tile, transpose, unique, unstack, zeros, zeros_like)
+from minitf import debugging  # noqa: F401,E402
 
 # --- indexing / slicing / space ---
 from minitf.ops.indexing_ops import (  # noqa: F401,E402
@@ -60,6 +73,7 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
 # --- random ---
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import train  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 
