@@ -73,6 +73,13 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
 # --- random ---
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import sparse  # noqa: F401,E402
+from minitf.client.session import register_session_run_conversion_functions  # noqa: F401,E402
+from minitf.framework.sparse_tensor import (  # noqa: F401,E402
+    SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor)
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    sparse_add, sparse_placeholder, sparse_reorder, sparse_tensor_dense_matmul,
+    sparse_tensor_to_dense)
 from minitf import train  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
