@@ -74,7 +74,6 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
 from minitf import sparse  # noqa: F401,E402
-from minitf.client.session import register_session_run_conversion_functions  # noqa: F401,E402
 from minitf.framework.sparse_tensor import (  # noqa: F401,E402
     SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor)
 from minitf.ops.sparse_ops import (  # noqa: F401,E402
