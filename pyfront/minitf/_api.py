@@ -71,6 +71,8 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
     space_to_batch_nd, space_to_depth, where)
 
 # --- random ---
+from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # noqa: F401,E402
+from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
 from minitf import sparse  # noqa: F401,E402
