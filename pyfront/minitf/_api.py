@@ -75,6 +75,12 @@ from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # 
 from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import sparse  # noqa: F401,E402
+from minitf.framework.sparse_tensor import (  # noqa: F401,E402
+    SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor)
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    sparse_add, sparse_placeholder, sparse_reorder, sparse_tensor_dense_matmul,
+    sparse_tensor_to_dense)
 from minitf import train  # noqa: F401,E402
 from minitf import initializers  # noqa: F401,E402
 from minitf.ops.init_ops import (  # noqa: F401,E402

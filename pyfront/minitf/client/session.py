@@ -14,9 +14,54 @@ import numpy as np
 
 from minitf import pywrap_tensorflow_internal as c_api
 from minitf.core.protobuf import config_pb2
-from minitf.framework import dtypes, errors, ops, tensor_shape
+from minitf.framework import dtypes, errors, ops, sparse_tensor, tensor_shape
 
 _NODE_RE = re.compile(r"\{\{node ([^}]+)\}\}|node '([^']+)'|[Nn]ode ([A-Za-z0-9_./>-]+)")
+
+# Fetch/feed expansions of composite types, as TensorFlow's session.py: entries
+# (type, fetch_fn, feed_fn, feed_fn_for_partial_run). fetch_fn(fetch) -> (tensors,
+# contract(values)); feed_fn(feed, value) -> [(tensor, value)]; partial: feed -> tensors.
+# SparseTensors are fetched as SparseTensorValues and fed SparseTensorValues or tuples.
+_REGISTERED_EXPANSIONS = [
+    (sparse_tensor.SparseTensor, sparse_tensor.SparseTensor._session_run_fetch,
+     sparse_tensor.SparseTensor._session_run_feed,
+     lambda feed: [feed.indices, feed.values, feed.dense_shape]),
+]
+
+
+def register_session_run_conversion_functions(tensor_type, fetch_function, feed_function=None,
+                                              feed_function_for_partial_run=None):
+    """Registers how Session.run fetches and feeds `tensor_type` objects
+    (tf.compat.v1.register_session_run_conversion_functions).
+
+    fetch_function(obj) returns (list of Tensors, fn(list of values) -> value);
+    feed_function(obj, value) returns [(Tensor, value)];
+    feed_function_for_partial_run(obj) returns [Tensor].
+    Raises ValueError when `tensor_type` (or a subclass) is already registered.
+    """
+    for entry in _REGISTERED_EXPANSIONS:
+        if issubclass(entry[0], tensor_type):
+            raise ValueError("%s has already been registered so ignore it." % tensor_type)
+    _REGISTERED_EXPANSIONS.insert(0, (tensor_type, fetch_function, feed_function,
+                                      feed_function_for_partial_run))
+
+
+def _expansion(obj, slot):
+    """The registered conversion function `slot` (1 fetch, 2 feed, 3 partial feed) for obj."""
+    for entry in _REGISTERED_EXPANSIONS:
+        if isinstance(obj, entry[0]):
+            return entry[slot]
+    return None
+
+
+def _expand_feeds(feed_dict):
+    """feed_dict items with registered composite keys (SparseTensor) expanded."""
+    for key, val in (feed_dict or {}).items():
+        feed_fn = _expansion(key, 2)
+        if feed_fn is None:
+            yield key, val
+        else:
+            yield from feed_fn(key, val)
 
 
 class _FetchPlan:
@@ -43,6 +88,10 @@ class _FetchPlan:
     def _build(self, graph, fetch):
         if fetch is None:
             raise TypeError("Fetch argument None has invalid type %s" % type(None))
+        fetch_fn = _expansion(fetch, 1)
+        if fetch_fn is not None:  # a composite (SparseTensor): its parts, then contract
+            parts, contract = fetch_fn(fetch)
+            return ("expand", contract, None, [self._build(graph, p) for p in parts])
         if isinstance(fetch, dict):
             keys = list(fetch.keys())
             return ("dict", type(fetch), keys, [self._build(graph, fetch[k]) for k in keys])
@@ -81,6 +130,8 @@ class _FetchPlan:
             return d
         if kind == "namedtuple":
             return typ(*items)
+        if kind == "expand":
+            return typ(items)
         return items if typ is list else typ(items) if typ is tuple else typ(items)
 
 
@@ -257,7 +308,7 @@ class BaseSession:
 
     def _feeds(self, feed_dict):
         outputs, values, tensors = [], [], []
-        for key, val in (feed_dict or {}).items():
+        for key, val in _expand_feeds(feed_dict):
             t = self._feed_tensor(key)
             if isinstance(val, ops.Tensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed "
@@ -373,6 +424,8 @@ class BaseSession:
         plan = self._plan(fetches)
         feed_list = feeds if isinstance(feeds, (list, tuple)) else ([] if feeds is None
                                                                    else [feeds])
+        feed_list = [t for f in feed_list for t in (
+            _expansion(f, 3)(f) if _expansion(f, 3) else [f])]
         feed_tensors = [self._feed_tensor(f) for f in feed_list]
         fetch_names = {t.name for t in plan.tensors}
         for t in feed_tensors:
