@@ -484,3 +484,14 @@ def mlp_forward(tf, g):
         init = [sess.run(v).tolist() for v in tf.trainable_variables()]
     return {"init_values": init, "vars": [(v.name, v.shape.as_list()) for v in tf.trainable_variables()],
             "out": o.tolist(), "reuse_equal": bool((a == hv).all())}
+
+
+@case
+def plain_variable_colocation(tf, g):
+    """tf.Variable (not get_variable) also colocates its initializer with its handle and
+    ignores enclosing control dependencies."""
+    x = tf.constant(1.0, name="x")
+    with tf.control_dependencies([x]):
+        v = tf.Variable(lambda: tf.zeros([2]), name="lam")
+        w = tf.Variable([1.0, 2.0])
+    return {"ops": graph_ops(g), "names": [v.name, w.name]}
