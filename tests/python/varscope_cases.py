@@ -482,7 +482,8 @@ def mlp_forward(tf, g):
         sess.run(tf.global_variables_initializer())
         o, a, hv = sess.run([out, again, h])
         init = [sess.run(v).tolist() for v in tf.trainable_variables()]
-    return {"init_values": init, "vars": [(v.name, v.shape.as_list()) for v in tf.trainable_variables()],
+    return {"init_values": init,
+            "vars": [(v.name, v.shape.as_list()) for v in tf.trainable_variables()],
             "out": o.tolist(), "reuse_equal": bool((a == hv).all())}
 
 
