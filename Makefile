@@ -49,11 +49,11 @@ build/asan/libc_api.so: $(SRCS) $(HDRS)
 	@mkdir -p build/asan
 	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
 
-build/ctest/%: tests/c/%.c tests/c/ctest.h build/libc_api.so
+build/ctest/%: tests/c/%.c tests/c/ctest.h tests/c/ctest_graph.h build/libc_api.so
 	@mkdir -p build/ctest
 	$(CC) -std=c11 -D_GNU_SOURCE -O1 -g -I. -Ic_api/include -Itests/c -o $@ $< -Lbuild -Wl,-rpath,$(CURDIR)/build -lc_api -lm
 
-build/asan/ctest/%: tests/c/%.c tests/c/ctest.h build/asan/libc_api.so
+build/asan/ctest/%: tests/c/%.c tests/c/ctest.h tests/c/ctest_graph.h build/asan/libc_api.so
 	@mkdir -p build/asan/ctest
 	$(CC) -std=c11 -D_GNU_SOURCE $(SANFLAGS) -I. -Ic_api/include -Itests/c -o $@ $< -Lbuild/asan -Wl,-rpath,$(CURDIR)/build/asan -lc_api -lm
 

@@ -468,6 +468,10 @@ TF_Tensor* MT_NdarrayToTensor(PyObject* value, int dtype);
 PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status);
 /* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
 PyObject* MT_ToDLPack(PyObject* value, int versioned);
 PyObject* MT_FromDLPack(PyObject* capsule);

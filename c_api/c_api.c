@@ -704,6 +704,19 @@ void TF_SessionRun(TF_Session* sess, const TF_Buffer* run_options, const TF_Outp
                    TF_Tensor** output_values, int noutputs, const TF_Operation* const* target_opers,
                    int ntargets, TF_Buffer* run_metadata, TF_Status* s) {
   TF_SetStatus(s, TF_OK, NULL);
-  mt_session_run(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
-                 target_opers, ntargets, s);
+  int trace = run_options ? mt_run_options_trace_level(run_options->data, run_options->length, s)
+                          : 0;
+  if (trace < 0) return;
+  if (!run_metadata || trace == 0) {
+    mt_session_run(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
+                   target_opers, ntargets, s);
+    if (run_metadata && mt_ok(s)) mt_run_metadata_write(NULL, run_metadata, s);
+    return;
+  }
+  /* Traced run: per-node step stats into run_metadata (RunMetadata proto). */
+  mt_step_stats stats = {0};
+  mt_session_run_traced(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
+                        target_opers, ntargets, &stats, s);
+  if (mt_ok(s)) mt_run_metadata_write(&stats, run_metadata, s);
+  mt_step_stats_free(&stats);
 }

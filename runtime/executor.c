@@ -330,6 +330,36 @@ static void release(const plan_node* n, TF_Tensor** slots, int* uses) {
 
 void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                  TF_Tensor** outputs, const struct TF_SessionOptions* opts, TF_Status* s) {
+  mt_plan_run_traced(p, st, feed_values, outputs, opts, NULL, s);
+}
+
+/* Runs node k, timing it into stats->nodes when tracing. */
+static void run_timed(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
+                      TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st,
+                      const struct TF_SessionOptions* opts, mt_step_stats* stats, TF_Status* s) {
+  if (!stats) {
+    run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, s);
+    release(n, slots, uses);
+    return;
+  }
+  mt_node_stats* ns = &stats->nodes[stats->n++];
+  ns->op = n->op;
+  ns->all_start_ns = mt_now_ns();
+  ns->op_start_rel_ns = mt_now_ns() - ns->all_start_ns;
+  run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, s);
+  ns->op_end_rel_ns = mt_now_ns() - ns->all_start_ns;
+  release(n, slots, uses);
+  ns->all_end_rel_ns = mt_now_ns() - ns->all_start_ns;
+}
+
+void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                        TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                        mt_step_stats* stats, TF_Status* s) {
+  if (stats) {
+    stats->n = 0;
+    stats->nodes = mt_calloc((size_t)p->nnodes + 1, sizeof(mt_node_stats), s);
+    if (!stats->nodes) return;
+  }
   size_t bytes = sizeof(TF_Tensor*) * (size_t)(p->nslots + p->max_inputs + p->max_outputs) +
                  sizeof(int) * (size_t)p->nslots + (size_t)p->max_inputs + 1;
   char* scratch = mt_calloc(1, bytes, s);
@@ -345,10 +375,8 @@ void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values
     if (!check_feed(p, k, feed_values[k], s)) break;
     slots[p->feed_slots[k]] = mt_tensor_share(feed_values[k]);
   }
-  for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
-    run_node(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, s);
-    release(&p->nodes[k], slots, uses);
-  }
+  for (int k = 0; k < p->nnodes && mt_ok(s); k++)
+    run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, stats, s);
   for (int k = 0; k < p->nfetches && mt_ok(s); k++) {
     outputs[k] = slots[p->fetch_slots[k]] ? mt_tensor_share(slots[p->fetch_slots[k]]) : NULL;
     if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);

@@ -23,6 +23,13 @@ void mt_state_clear(mt_session_state* st) {
   free(st->vars);
   st->vars = NULL;
   st->nvars = st->cap = 0;
+  for (int k = 0; k < st->nrngs; k++) {
+    pthread_mutex_destroy(&st->rngs[k]->mu);
+    free(st->rngs[k]);
+  }
+  free(st->rngs);
+  st->rngs = NULL;
+  st->nrngs = st->rng_cap = 0;
   pthread_mutex_unlock(&st->mu);
 }
 
@@ -155,4 +162,27 @@ int mt_var_initialized(mt_session_state* st, const mt_resource_handle* h) {
   int ok = v->value != NULL;
   pthread_mutex_unlock(&v->mu);
   return ok;
+}
+
+mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s) {
+  mt_rng_state* r = NULL;
+  pthread_mutex_lock(&st->mu);
+  for (int k = 0; k < st->nrngs && !r; k++)
+    if (st->rngs[k]->op == op) r = st->rngs[k];
+  if (!r && st->nrngs == st->rng_cap) {
+    int cap = st->rng_cap ? st->rng_cap * 2 : 16;
+    mt_rng_state** grown = realloc(st->rngs, sizeof(*grown) * (size_t)cap);
+    if (grown) {
+      st->rngs = grown;
+      st->rng_cap = cap;
+    }
+  }
+  if (!r && st->nrngs < st->rng_cap && (r = calloc(1, sizeof(*r))) != NULL) {
+    r->op = op;
+    pthread_mutex_init(&r->mu, NULL);
+    st->rngs[st->nrngs++] = r;
+  }
+  pthread_mutex_unlock(&st->mu);
+  if (!r) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating random generator state");
+  return r;
 }

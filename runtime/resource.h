@@ -4,6 +4,7 @@
 #define MINITF_RUNTIME_RESOURCE_H_
 
 #include <pthread.h>
+#include <stdint.h>
 #include "runtime/attr.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
@@ -24,15 +25,33 @@ typedef struct mt_var {
   pthread_mutex_t mu;
 } mt_var;
 
+/* Per-node generator state of a stateful random kernel: TensorFlow keeps a
+ * GuardedPhiloxRandom in each op kernel, i.e. one per (session, node), that
+ * advances across runs. The random family owns the meaning of `words`;
+ * hold `mu` while reading or advancing them. */
+typedef struct mt_rng_state {
+  const void* op; /* the TF_Operation it belongs to (lookup key) */
+  pthread_mutex_t mu;
+  int initialized; /* 0 until the kernel first seeds `words` */
+  uint32_t words[8];
+} mt_rng_state;
+
 typedef struct mt_session_state {
   pthread_mutex_t mu;
   int nvars, cap;
   mt_var** vars;
+  int nrngs, rng_cap;
+  mt_rng_state** rngs;
 } mt_session_state;
 
 void mt_state_init(mt_session_state* st);
 /* Frees every resource. */
 void mt_state_clear(mt_session_state* st);
+
+/* The generator state of node `op` in this session, created zeroed
+ * (initialized = 0) on first use; it lives until mt_state_clear. Thread-safe.
+ * NULL + TF_RESOURCE_EXHAUSTED when out of memory. */
+mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s);
 
 /* New scalar TF_RESOURCE tensor naming (container, name). */
 TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_DataType dtype,

@@ -137,6 +137,14 @@ static mt_plan* get_plan(TF_Session* sess, const TF_Output* feeds, int nfeeds,
 void mt_session_run(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
                     int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
                     const TF_Operation* const* targets, int ntargets, TF_Status* s) {
+  mt_session_run_traced(sess, feeds, feed_values, nfeeds, fetches, outputs, nfetches, targets,
+                        ntargets, NULL, s);
+}
+
+void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
+                           TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
+                           TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
+                           int ntargets, mt_step_stats* stats, TF_Status* s) {
   for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
   pthread_mutex_lock(&sess->mu);
   if (sess->closed) {
@@ -148,7 +156,7 @@ void mt_session_run(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* 
   if (p) sess->running++; /* plans and state stay alive until the run ends */
   pthread_mutex_unlock(&sess->mu);
   if (!p) return;
-  mt_plan_run(p, &sess->state, feed_values, outputs, &sess->opts, s);
+  mt_plan_run_traced(p, &sess->state, feed_values, outputs, &sess->opts, stats, s);
   pthread_mutex_lock(&sess->mu);
   if (--sess->running == 0) pthread_cond_broadcast(&sess->idle);
   pthread_mutex_unlock(&sess->mu);

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include "runtime/graph.h"
 #include "runtime/resource.h"
+#include "runtime/step_stats.h"
 #include "tensorflow/c/c_api.h"
 
 struct TF_SessionOptions {
@@ -39,6 +40,12 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
 void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                  TF_Tensor** outputs, const struct TF_SessionOptions* opts, TF_Status* s);
 void mt_plan_free(mt_plan* p);
+/* mt_plan_run that, when `stats` is not NULL, records each executed node's
+ * timing into it (stats->nodes is allocated here; the caller frees it with
+ * mt_step_stats_free, also on error). */
+void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                        TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                        mt_step_stats* stats, TF_Status* s);
 
 
 TF_Session* mt_session_new(TF_Graph* g, const struct TF_SessionOptions* opts, TF_Status* s);
@@ -48,5 +55,10 @@ int mt_session_delete(TF_Session* sess);
 void mt_session_run(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
                     int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
                     const TF_Operation* const* targets, int ntargets, TF_Status* s);
+/* mt_session_run recording per-node step stats into `stats` (NULL: untraced). */
+void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
+                           TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
+                           TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
+                           int ntargets, mt_step_stats* stats, TF_Status* s);
 
 #endif

@@ -32,9 +32,27 @@ PyObject* MT_RaiseStatus(const TF_Status* status) {
   return NULL;
 }
 
+/* NumPy type number of ml_dtypes.bfloat16 (a user-defined NumPy type), or
+ * -1 when ml_dtypes is not installed. Looked up once; guarded by the GIL. */
+static int bfloat16_type_num(void) {
+  static int num = -2;
+  if (num != -2) return num;
+  num = -1;
+  PyObject* mod = PyImport_ImportModule("ml_dtypes");
+  PyObject* type = mod ? PyObject_GetAttrString(mod, "bfloat16") : NULL;
+  PyArray_Descr* d = type ? PyArray_DescrFromTypeObject(type) : NULL;
+  if (d) num = d->type_num;
+  Py_XDECREF(d);
+  Py_XDECREF(type);
+  Py_XDECREF(mod);
+  PyErr_Clear();
+  return num;
+}
+
 /* NumPy type number for a TF dtype, or -1 when NumPy has no equivalent. */
 static int npy_type_of(TF_DataType dt) {
   switch (dt) {
+    case TF_BFLOAT16: return bfloat16_type_num();
     case TF_FLOAT: return NPY_FLOAT32;
     case TF_DOUBLE: return NPY_FLOAT64;
     case TF_INT32: return NPY_INT32;
@@ -61,21 +79,12 @@ static int npy_type_of(TF_DataType dt) {
 /* The NumPy dtype of bfloat16 arrays: ml_dtypes.bfloat16, as TensorFlow
  * uses. New reference; NULL + TypeError without ml_dtypes. GIL held. */
 static PyArray_Descr* bfloat16_descr(void) {
-  static PyArray_Descr* cached;
-  if (cached == NULL) {
-    PyObject* m = PyImport_ImportModule("ml_dtypes");
-    PyObject* t = m ? PyObject_GetAttrString(m, "bfloat16") : NULL;
-    Py_XDECREF(m);
-    if (t == NULL || PyArray_DescrConverter(t, &cached) != NPY_SUCCEED) {
-      cached = NULL;
-      PyErr_Clear();
-      PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
-    }
-    Py_XDECREF(t);
-    if (cached == NULL) return NULL;
+  int num = bfloat16_type_num();
+  if (num < 0) {
+    PyErr_SetString(PyExc_TypeError, "bfloat16 values need the ml_dtypes package");
+    return NULL;
   }
-  Py_INCREF(cached);
-  return cached;
+  return PyArray_DescrFromType(num);
 }
 
 /* TF dtype for a NumPy array, or 0 when TensorFlow has none. */
@@ -96,9 +105,10 @@ static TF_DataType tf_type_of(PyArrayObject* a) {
     case NPY_UINT32: return TF_UINT32;
     case NPY_UINT64: return TF_UINT64;
     case NPY_OBJECT: case NPY_STRING: case NPY_UNICODE: return TF_STRING;
-    default: /* ml_dtypes.bfloat16 is a user dtype: known by its scalar type */
-      return strcmp(PyArray_DESCR(a)->typeobj->tp_name, "bfloat16") == 0 ? TF_BFLOAT16
-                                                                          : (TF_DataType)0;
+    default:
+      if (PyArray_TYPE(a) >= NPY_USERDEF && PyArray_TYPE(a) == bfloat16_type_num())
+        return TF_BFLOAT16;
+      return (TF_DataType)0;
   }
 }
 
@@ -386,8 +396,11 @@ static PyObject* collect(run_args* r) {
   return list;
 }
 
-PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
-                        PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
+/* Shared body of MT_SessionRun and MT_SessionRunWithOptions: `opts` and
+ * `md` may be NULL. */
+static PyObject* session_run(TF_Session* session, const TF_Buffer* opts, TF_Buffer* md,
+                             PyObject* feed_outputs, PyObject* feed_values,
+                             PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
   PyObject* f = PySequence_Fast(feed_outputs, "feed_outputs must be a sequence");
   PyObject* v = PySequence_Fast(feed_values, "feed_values must be a sequence");
   PyObject* o = PySequence_Fast(fetch_outputs, "fetch_outputs must be a sequence");
@@ -396,8 +409,8 @@ PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* f
   PyObject* result = NULL;
   if (MT_InitHelper() == 0 && f && v && o && g && prepare(&r, f, v, o, g) == 0) {
     Py_BEGIN_ALLOW_THREADS
-    TF_SessionRun(session, NULL, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
-                  r.nfetches, (const TF_Operation* const*)r.targets, r.ntargets, NULL, status);
+    TF_SessionRun(session, opts, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
+                  r.nfetches, (const TF_Operation* const*)r.targets, r.ntargets, md, status);
     Py_END_ALLOW_THREADS
     if (TF_GetCode(status) == TF_OK) result = collect(&r);
   }
@@ -406,6 +419,39 @@ PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* f
   Py_XDECREF(v);
   Py_XDECREF(o);
   Py_XDECREF(g);
+  return result;
+}
+
+PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
+                        PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
+  return session_run(session, NULL, NULL, feed_outputs, feed_values, fetch_outputs, targets,
+                     status);
+}
+
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status) {
+  TF_Buffer opts = {0};
+  char* data = NULL;
+  Py_ssize_t len = 0;
+  if (run_options != Py_None) {
+    if (PyBytes_AsStringAndSize(run_options, &data, &len) < 0) return NULL;
+    opts.data = data;
+    opts.length = (size_t)len;
+  }
+  TF_Buffer* md = want_metadata ? TF_NewBuffer() : NULL;
+  if (want_metadata && md == NULL) return PyErr_NoMemory();
+  PyObject* values = session_run(session, run_options != Py_None ? &opts : NULL, md,
+                                 feed_outputs, feed_values, fetch_outputs, targets, status);
+  PyObject* result = NULL;
+  if (values != NULL) {
+    PyObject* mdb = md ? PyBytes_FromStringAndSize((const char*)md->data, (Py_ssize_t)md->length)
+                       : (Py_INCREF(Py_None), Py_None);
+    if (mdb != NULL) result = Py_BuildValue("(NN)", values, mdb);
+    else Py_DECREF(values);
+  }
+  if (md) TF_DeleteBuffer(md);
   return result;
 }
 

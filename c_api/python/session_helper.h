@@ -51,6 +51,15 @@ PyObject* MT_TensorToNdarray(TF_Tensor* tensor);
 PyObject* MT_SessionRun(TF_Session* session, PyObject* feed_outputs, PyObject* feed_values,
                         PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
 
+/* MT_SessionRun with a serialized RunOptions (bytes, or None) and, when
+ * `want_metadata`, a RunMetadata buffer. Returns a new (values, metadata)
+ * tuple: metadata is the serialized RunMetadata (bytes) or None. With
+ * RunOptions.trace_level > 0 the metadata carries per-node step stats.
+ * Errors as MT_SessionRun. */
+PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
+                                   PyObject* feed_outputs, PyObject* feed_values,
+                                   PyObject* fetch_outputs, PyObject* targets, int want_metadata,
+                                   TF_Status* status);
 /* DLPack (Python protocol). MT_ToDLPack: `value` (converted like a feed,
  * without a copy when it is a C-contiguous ndarray) exported as a new
  * PyCapsule named "dltensor" (DLManagedTensor) or, with `versioned`,

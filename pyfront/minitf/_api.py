@@ -41,6 +41,14 @@ from minitf.ops.variables import (  # noqa: F401
 # Sections per op family / area: each adds its exports in its own section only.
 
 # --- elementwise (math_ops / unary) ---
+from minitf import bitwise  # noqa: F401,E402
+from minitf.ops.math_ops import (  # noqa: F401,E402
+    abs, add_n, atan2, ceil, clip_by_value, cos, div_no_nan, equal, erf, exp, expm1, floor,
+    floor_div, floordiv, floormod, greater, greater_equal, is_finite, is_inf, is_nan, less,
+    less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
+    mod, not_equal, pow, reciprocal, rint, round, rsqrt, sigmoid, sign, sin, sqrt, square,
+    squared_difference, tan, tanh, to_bfloat16, to_complex64, to_complex128, to_double, to_float,
+    to_int32, to_int64, truncatediv, where, where_v2)
 
 # --- reductions and linalg ---
 from minitf.ops.linalg_ops import einsum, matmul  # noqa: F401,E402
@@ -51,6 +59,11 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
 # --- nn / conv / pooling / image ---
 
 # --- array / shape ---
+from minitf.ops.array_ops import (  # noqa: F401,E402
+    Assert, bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, expand_dims,
+    fill, identity_n, ones, ones_like, range, rank, reverse, reverse_v2, shape, shape_n, size,
+    split, squeeze, stack, stop_gradient, tile, transpose, unique, unstack, zeros, zeros_like)
+from minitf import debugging  # noqa: F401,E402
 
 # --- indexing / slicing / space ---
 from minitf.ops.indexing_ops import (  # noqa: F401,E402
@@ -58,8 +71,26 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
     space_to_batch_nd, space_to_depth, where)
 
 # --- random ---
+from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # noqa: F401,E402
+from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402
 
 # --- graph API (Graph, Operation, Tensor contexts, sessions, errors) ---
+from minitf import sparse  # noqa: F401,E402
+from minitf.framework.sparse_tensor import (  # noqa: F401,E402
+    SparseTensor, SparseTensorValue, convert_to_tensor_or_sparse_tensor)
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    sparse_add, sparse_placeholder, sparse_reorder, sparse_tensor_dense_matmul,
+    sparse_tensor_to_dense)
+from minitf import train  # noqa: F401,E402
+from minitf import initializers  # noqa: F401,E402
+from minitf.ops.init_ops import (  # noqa: F401,E402
+    constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+    ones_initializer, random_normal_initializer, random_uniform_initializer,
+    truncated_normal_initializer, uniform_unit_scaling_initializer,
+    variance_scaling_initializer, zeros_initializer)
+from minitf.ops.variable_scope import (  # noqa: F401,E402
+    AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
+    no_regularizer, variable_scope)
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 

@@ -20,6 +20,7 @@ _ARG_RENAMES = {
     "Select": {"x": "t", "y": "e"},
     "Split": {"axis": "split_dim"},
     "SplitV": {"axis": "split_dim"},
+    "Squeeze": {"axis": "squeeze_dims"},
     "Sum": {"axis": "reduction_indices"},
     "Where": {"condition": "input"},
 }

@@ -20,8 +20,9 @@ const char* mt_dt_enum_name(TF_DataType dt, char* buf, size_t cap) {
 void mt_kernel_unsupported(mt_kernel_ctx* ctx, const char* attr, TF_DataType dt) {
   char dts[32];
   mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                 "No OpKernel was registered to support Op '%s' with these attrs: [%s=%s]",
-                 ctx->op->op_type, attr, mt_dt_enum_name(dt, dts, sizeof dts));
+                 "No OpKernel was registered to support Op '%s' used by {{node %s}} with these "
+                 "attrs: [%s=%s]",
+                 ctx->op->op_type, ctx->op->name, attr, mt_dt_enum_name(dt, dts, sizeof dts));
 }
 
 int mt_check_rank(mt_kernel_ctx* ctx, int idx, const char* what, int min, int max) {
@@ -326,7 +327,7 @@ size_t mt_acc_size(TF_DataType dt) {
   switch (dt) {
 #define ACC_SIZE_(DT, CT, unused) \
   case DT: return sizeof(mt_acc_##CT);
-    MT_POD_TYPES(ACC_SIZE_, 0)
+    MT_ALL_POD_TYPES(ACC_SIZE_, 0)
 #undef ACC_SIZE_
     default: return 8;
   }

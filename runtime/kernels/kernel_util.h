@@ -12,6 +12,16 @@
  * integers, so `(T)((W)x + (W)y)` wraps like TensorFlow instead of being
  * undefined; T itself for floats), and may set `err = 1` (the kernel then
  * fails with TF_INVALID_ARGUMENT and the op's error message).
+ *
+ * Storage type vs compute type: every list entry names the C type stored in
+ * the tensor; the loops load each element into its compute type
+ * `mt_compute_<ctype>` (float for mt_half and mt_bfloat16, the type itself
+ * otherwise), evaluate the expression with `T` = that compute type, and
+ * store the result rounded back (round to nearest even, as Eigen). So one
+ * expression serves float16/bfloat16 too: list MT_FLOATING_TYPES instead of
+ * MT_FLOAT_TYPES. Complex types (C11 `float _Complex`) compute as
+ * themselves; expressions for them use <complex.h> functions.
+ *
  * When the expression differs per type class (Div truncates for ints),
  * stamp loops per class with MT_BINARY_LOOPS and assemble one table:
  *
@@ -29,6 +39,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "runtime/kernel.h"
+#include "runtime/kernels/half.h"
 
 /* One past the largest TF_DataType value: size of per-dtype tables. */
 #define MT_NUM_DTYPES 33
@@ -49,15 +60,50 @@
  * in pasted and plain uses of the type name. */
 typedef _Bool mt_bool;
 #define MT_BOOL_TYPES(X, ...) X(TF_BOOL, mt_bool, __VA_ARGS__)
-/* Every fixed-size type this runtime computes on. */
+/* Every fixed-size type this runtime computes on (without half/complex;
+ * see MT_ALL_POD_TYPES). */
 #define MT_POD_TYPES(X, ...) MT_REAL_TYPES(X, __VA_ARGS__) MT_BOOL_TYPES(X, __VA_ARGS__)
+
+/* 16-bit floats: stored as mt_half/mt_bfloat16, computed in float. */
+#define MT_HALF_TYPES(X, ...) X(TF_HALF, mt_half, __VA_ARGS__) X(TF_BFLOAT16, mt_bfloat16, __VA_ARGS__)
+/* Complex numbers as C11 complex types (TensorFlow's layout: real, imag). */
+typedef float _Complex mt_complex64;
+typedef double _Complex mt_complex128;
+#define MT_COMPLEX_TYPES(X, ...) \
+  X(TF_COMPLEX64, mt_complex64, __VA_ARGS__) X(TF_COMPLEX128, mt_complex128, __VA_ARGS__)
+/* TensorFlow's type sets: "floating" (half, bfloat16, float, double),
+ * "realnumbertype" (floating + integers), "numbertype" (+ complex). */
+#define MT_FLOATING_TYPES(X, ...) MT_HALF_TYPES(X, __VA_ARGS__) MT_FLOAT_TYPES(X, __VA_ARGS__)
+#define MT_REALNUMBER_TYPES(X, ...) MT_FLOATING_TYPES(X, __VA_ARGS__) MT_INT_TYPES(X, __VA_ARGS__)
+#define MT_NUMBER_TYPES(X, ...) MT_REALNUMBER_TYPES(X, __VA_ARGS__) MT_COMPLEX_TYPES(X, __VA_ARGS__)
+/* Floating and signed integers (with 16-bit floats). */
+#define MT_SIGNED_ALL_TYPES(X, ...) MT_FLOATING_TYPES(X, __VA_ARGS__) MT_SINT_TYPES(X, __VA_ARGS__)
+/* Every fixed-size type: numbers and bool. */
+#define MT_ALL_POD_TYPES(X, ...) MT_NUMBER_TYPES(X, __VA_ARGS__) MT_BOOL_TYPES(X, __VA_ARGS__)
+
+/* Compute type, load and store per storage type (see the header comment).
+ * Stores convert like a C cast for the plain types. */
+#define MT_PLAIN_LOAD_STORE_(DT, CT, unused)         \
+  typedef CT mt_compute_##CT;                        \
+  static inline CT mt_load_##CT(CT v) { return v; } \
+  static inline CT mt_store_##CT(CT v) { return v; }
+MT_POD_TYPES(MT_PLAIN_LOAD_STORE_, 0)
+MT_COMPLEX_TYPES(MT_PLAIN_LOAD_STORE_, 0)
+#undef MT_PLAIN_LOAD_STORE_
+typedef float mt_compute_mt_half, mt_compute_mt_bfloat16;
+static inline float mt_load_mt_half(mt_half v) { return mt_half_to_float(v); }
+static inline mt_half mt_store_mt_half(float v) { return mt_float_to_half(v); }
+static inline float mt_load_mt_bfloat16(mt_bfloat16 v) { return mt_bfloat16_to_float(v); }
+static inline mt_bfloat16 mt_store_mt_bfloat16(float v) { return mt_float_to_bfloat16(v); }
 
 /* Wrap types (see above) and reduction accumulator types, by C type name. */
 typedef uint32_t mt_wide_int8_t, mt_wide_int16_t, mt_wide_int32_t;
 typedef uint32_t mt_wide_uint8_t, mt_wide_uint16_t, mt_wide_uint32_t;
 typedef uint64_t mt_wide_int64_t, mt_wide_uint64_t;
-typedef float mt_wide_float;
+typedef float mt_wide_float, mt_wide_mt_half, mt_wide_mt_bfloat16;
 typedef double mt_wide_double;
+typedef mt_complex64 mt_wide_mt_complex64;
+typedef mt_complex128 mt_wide_mt_complex128;
 typedef unsigned mt_wide_mt_bool;
 /* Float sums accumulate in double (closer to TF's tree reductions and
  * NumPy's pairwise sums than a naive float loop); integers in their own
@@ -72,6 +118,10 @@ typedef uint16_t mt_acc_uint16_t;
 typedef uint32_t mt_acc_uint32_t;
 typedef uint64_t mt_acc_uint64_t;
 typedef mt_bool mt_acc_mt_bool;
+/* 16-bit floats accumulate in float, as TensorFlow's half reductions. */
+typedef float mt_acc_mt_half, mt_acc_mt_bfloat16;
+typedef mt_complex64 mt_acc_mt_complex64;
+typedef mt_complex128 mt_acc_mt_complex128;
 
 /* Table entry `[TF_X] = NAME_ctype,` for each type of a list. */
 #define MT_ENTRY_(DT, CT, NAME) [DT] = NAME##_##CT,
@@ -81,8 +131,9 @@ typedef mt_bool mt_acc_mt_bool;
 
 /* "DT_FLOAT" etc. (TensorFlow's DataTypeString of the enum). */
 const char* mt_dt_enum_name(TF_DataType dt, char* buf, size_t cap);
-/* TF_INVALID_ARGUMENT "No OpKernel was registered to support Op 'X' with
- * these attrs: [T=DT_HALF]" for a dtype the kernel does not implement. */
+/* TF_INVALID_ARGUMENT "No OpKernel was registered to support Op 'X' used by
+ * {{node n}} with these attrs: [T=DT_HALF]" for a dtype the kernel does not
+ * implement (TensorFlow's words). */
 void mt_kernel_unsupported(mt_kernel_ctx* ctx, const char* attr, TF_DataType dt);
 /* Checks a kernel input's rank against [min, max] (max < 0: no max). */
 int mt_check_rank(mt_kernel_ctx* ctx, int idx, const char* what, int min, int max);
@@ -138,11 +189,11 @@ int mt_broadcast_shapes(const mt_shape* x, const mt_shape* y, mt_shape* out, TF_
 #define MT_BINARY_LOOP_(DT, CT, TOUT, NAME, ...)                                          \
   static void NAME##_##CT(const mt_bcast* b, const void* xv, const void* yv, void* zv,    \
                           int64_t begin, int64_t end, atomic_int* errp) {                 \
-    typedef CT T;                                                                         \
+    typedef mt_compute_##CT T;                                                            \
     typedef mt_wide_##CT W;                                                               \
     (void)sizeof(W);                                                                      \
-    const T* xp = xv;                                                                     \
-    const T* yp = yv;                                                                     \
+    const CT* xp = xv;                                                                     \
+    const CT* yp = yv;                                                                     \
     TOUT* zp = zv;                                                                        \
     int err = 0;                                                                          \
     const int64_t inner = b->dims[b->ndims - 1];                                          \
@@ -152,29 +203,29 @@ int mt_broadcast_shapes(const mt_shape* x, const mt_shape* y, mt_shape* out, TF_
     while (begin < end) {                                                                 \
       int64_t len = inner - p.col;                                                        \
       if (len > end - begin) len = end - begin;                                           \
-      const T* xr = xp + p.xrow + (xs ? p.col : 0);                                       \
-      const T* yr = yp + p.yrow + (ys ? p.col : 0);                                       \
+      const CT* xr = xp + p.xrow + (xs ? p.col : 0);                                       \
+      const CT* yr = yp + p.yrow + (ys ? p.col : 0);                                       \
       TOUT* zr = zp + begin;                                                              \
       if (xs && ys) {                                                                     \
         for (int64_t i = 0; i < len; i++) {                                               \
-          const T x = xr[i], y = yr[i];                                                   \
-          zr[i] = (TOUT)(__VA_ARGS__);                                                    \
+          const T x = mt_load_##CT(xr[i]), y = mt_load_##CT(yr[i]);                                                   \
+          zr[i] = mt_store_##TOUT(__VA_ARGS__);                                                    \
         }                                                                                 \
       } else if (xs) {                                                                    \
-        const T y = *yr;                                                                  \
+        const T y = mt_load_##CT(*yr);                                                                  \
         for (int64_t i = 0; i < len; i++) {                                               \
-          const T x = xr[i];                                                              \
-          zr[i] = (TOUT)(__VA_ARGS__);                                                    \
+          const T x = mt_load_##CT(xr[i]);                                                              \
+          zr[i] = mt_store_##TOUT(__VA_ARGS__);                                                    \
         }                                                                                 \
       } else if (ys) {                                                                    \
-        const T x = *xr;                                                                  \
+        const T x = mt_load_##CT(*xr);                                                                  \
         for (int64_t i = 0; i < len; i++) {                                               \
-          const T y = yr[i];                                                              \
-          zr[i] = (TOUT)(__VA_ARGS__);                                                    \
+          const T y = mt_load_##CT(yr[i]);                                                              \
+          zr[i] = mt_store_##TOUT(__VA_ARGS__);                                                    \
         }                                                                                 \
       } else {                                                                            \
-        const T x = *xr, y = *yr;                                                         \
-        const TOUT v = (TOUT)(__VA_ARGS__);                                               \
+        const T x = mt_load_##CT(*xr), y = mt_load_##CT(*yr);                                                         \
+        const TOUT v = mt_store_##TOUT(__VA_ARGS__);                                               \
         for (int64_t i = 0; i < len; i++) zr[i] = v;                                      \
       }                                                                                   \
       begin += len;                                                                       \
@@ -184,7 +235,7 @@ int mt_broadcast_shapes(const mt_shape* x, const mt_shape* y, mt_shape* out, TF_
     if (err) atomic_store(errp, 1);                                                       \
   }
 #define MT_BINARY_SAME_(DT, CT, NAME, ...) MT_BINARY_LOOP_(DT, CT, CT, NAME, __VA_ARGS__)
-#define MT_BINARY_BOOL_(DT, CT, NAME, ...) MT_BINARY_LOOP_(DT, CT, bool, NAME, __VA_ARGS__)
+#define MT_BINARY_BOOL_(DT, CT, NAME, ...) MT_BINARY_LOOP_(DT, CT, mt_bool, NAME, __VA_ARGS__)
 
 /* Loops NAME_<ctype> for each type of TYPES; output of the input type. */
 #define MT_BINARY_LOOPS(NAME, TYPES, ...) TYPES(MT_BINARY_SAME_, NAME, __VA_ARGS__)
@@ -220,20 +271,20 @@ void mt_unchanged_shape(mt_shape_ctx* ctx);
 #define MT_UNARY_LOOP_(DT, CT, TOUT, NAME, ...)                                        \
   static void NAME##_##CT(const void* xv, void* yv, int64_t begin, int64_t end,        \
                           atomic_int* errp) {                                          \
-    typedef CT T;                                                                      \
+    typedef mt_compute_##CT T;                                                         \
     typedef mt_wide_##CT W;                                                            \
     (void)sizeof(W);                                                                   \
-    const T* xp = xv;                                                                  \
+    const CT* xp = xv;                                                                  \
     TOUT* yp = yv;                                                                     \
     int err = 0;                                                                       \
     for (int64_t i = begin; i < end; i++) {                                            \
-      const T x = xp[i];                                                               \
-      yp[i] = (TOUT)(__VA_ARGS__);                                                     \
+      const T x = mt_load_##CT(xp[i]);                                                               \
+      yp[i] = mt_store_##TOUT(__VA_ARGS__);                                                     \
     }                                                                                  \
     if (err) atomic_store(errp, 1);                                                    \
   }
 #define MT_UNARY_SAME_(DT, CT, NAME, ...) MT_UNARY_LOOP_(DT, CT, CT, NAME, __VA_ARGS__)
-#define MT_UNARY_BOOL_(DT, CT, NAME, ...) MT_UNARY_LOOP_(DT, CT, bool, NAME, __VA_ARGS__)
+#define MT_UNARY_BOOL_(DT, CT, NAME, ...) MT_UNARY_LOOP_(DT, CT, mt_bool, NAME, __VA_ARGS__)
 #define MT_UNARY_LOOPS(NAME, TYPES, ...) TYPES(MT_UNARY_SAME_, NAME, __VA_ARGS__)
 #define MT_UNARY_LOOPS_BOOL(NAME, TYPES, ...) TYPES(MT_UNARY_BOOL_, NAME, __VA_ARGS__)
 #define MT_UNARY_KERNEL(NAME, FNS, ERRMSG) \
@@ -281,24 +332,24 @@ typedef void (*mt_reduce_fn)(const mt_reduce* r, const void* in, void* out, void
 #define MT_REDUCE_LOOP_(DT, CT, NAME, INIT, COMBINE, FINAL)                             \
   static void NAME##_##CT(const mt_reduce* r, const void* inv, void* outv, void* scratch, \
                           int64_t begin, int64_t end) {                                 \
-    typedef CT T;                                                                       \
+    typedef mt_compute_##CT T;                                                          \
     typedef mt_wide_##CT W;                                                             \
     typedef mt_acc_##CT A;                                                              \
     (void)sizeof(W);                                                                    \
-    const T* xp = inv;                                                                  \
-    T* op = outv;                                                                       \
+    const CT* xp = inv;                                                                  \
+    CT* op = outv;                                                                       \
     const int64_t n = r->count;                                                         \
     (void)n;                                                                            \
     const int64_t inner = r->dims[r->ndims - 1];                                        \
     if (mt_reduce_rows(r)) { /* rows [begin, end) of the output */                      \
       for (int64_t o = begin; o < end; o++) {                                           \
-        const T* xr = xp + o * inner;                                                   \
+        const CT* xr = xp + o * inner;                                                   \
         A acc = (INIT);                                                                 \
         for (int64_t i = 0; i < inner; i++) {                                           \
-          const T x = xr[i];                                                            \
+          const T x = mt_load_##CT(xr[i]);                                                            \
           acc = (A)(COMBINE);                                                           \
         }                                                                               \
-        op[o] = (T)(FINAL);                                                             \
+        op[o] = mt_store_##CT((T)(FINAL));                                                             \
       }                                                                                 \
       return;                                                                           \
     }                                                                                   \
@@ -307,18 +358,18 @@ typedef void (*mt_reduce_fn)(const mt_reduce* r, const void* in, void* out, void
     int64_t idx[MT_MAX_DIMS] = {0}, ooff = 0;                                           \
     const int64_t rows = r->in_n ? r->in_n / inner : 0;                                 \
     for (int64_t row = 0; row < rows; row++) {                                          \
-      const T* xr = xp + row * inner;                                                   \
+      const CT* xr = xp + row * inner;                                                   \
       if (r->red[r->ndims - 1]) {                                                       \
         A acc = ab[ooff];                                                               \
         for (int64_t i = 0; i < inner; i++) {                                           \
-          const T x = xr[i];                                                            \
+          const T x = mt_load_##CT(xr[i]);                                                            \
           acc = (A)(COMBINE);                                                           \
         }                                                                               \
         ab[ooff] = acc;                                                                 \
       } else {                                                                          \
         A* ar = ab + ooff;                                                              \
         for (int64_t i = 0; i < inner; i++) {                                           \
-          const T x = xr[i];                                                            \
+          const T x = mt_load_##CT(xr[i]);                                                            \
           const A acc = ar[i];                                                          \
           ar[i] = (A)(COMBINE);                                                         \
         }                                                                               \
@@ -327,7 +378,7 @@ typedef void (*mt_reduce_fn)(const mt_reduce* r, const void* in, void* out, void
     }                                                                                   \
     for (int64_t o = 0; o < r->out_n; o++) {                                            \
       const A acc = ab[o];                                                              \
-      op[o] = (T)(FINAL);                                                               \
+      op[o] = mt_store_##CT((T)(FINAL));                                                               \
     }                                                                                   \
   }
 #define MT_REDUCE_LOOPS(NAME, TYPES, INIT, COMBINE, FINAL) \

@@ -6,15 +6,62 @@ structures; feeds keyed by Tensor or tensor name; context manager; close;
 default session for Tensor.eval / Operation.run.
 """
 import collections
+import random
 import re
 import threading
 
 import numpy as np
 
 from minitf import pywrap_tensorflow_internal as c_api
-from minitf.framework import dtypes, errors, ops, tensor_shape
+from minitf.core.protobuf import config_pb2
+from minitf.framework import dtypes, errors, ops, sparse_tensor, tensor_shape
 
 _NODE_RE = re.compile(r"\{\{node ([^}]+)\}\}|node '([^']+)'|[Nn]ode ([A-Za-z0-9_./>-]+)")
+
+# Fetch/feed expansions of composite types, as TensorFlow's session.py: entries
+# (type, fetch_fn, feed_fn, feed_fn_for_partial_run). fetch_fn(fetch) -> (tensors,
+# contract(values)); feed_fn(feed, value) -> [(tensor, value)]; partial: feed -> tensors.
+# SparseTensors are fetched as SparseTensorValues and fed SparseTensorValues or tuples.
+_REGISTERED_EXPANSIONS = [
+    (sparse_tensor.SparseTensor, sparse_tensor.SparseTensor._session_run_fetch,
+     sparse_tensor.SparseTensor._session_run_feed,
+     lambda feed: [feed.indices, feed.values, feed.dense_shape]),
+]
+
+
+def register_session_run_conversion_functions(tensor_type, fetch_function, feed_function=None,
+                                              feed_function_for_partial_run=None):
+    """Registers how Session.run fetches and feeds `tensor_type` objects
+    (tf.compat.v1.register_session_run_conversion_functions).
+
+    fetch_function(obj) returns (list of Tensors, fn(list of values) -> value);
+    feed_function(obj, value) returns [(Tensor, value)];
+    feed_function_for_partial_run(obj) returns [Tensor].
+    Raises ValueError when `tensor_type` (or a subclass) is already registered.
+    """
+    for entry in _REGISTERED_EXPANSIONS:
+        if issubclass(entry[0], tensor_type):
+            raise ValueError("%s has already been registered so ignore it." % tensor_type)
+    _REGISTERED_EXPANSIONS.insert(0, (tensor_type, fetch_function, feed_function,
+                                      feed_function_for_partial_run))
+
+
+def _expansion(obj, slot):
+    """The registered conversion function `slot` (1 fetch, 2 feed, 3 partial feed) for obj."""
+    for entry in _REGISTERED_EXPANSIONS:
+        if isinstance(obj, entry[0]):
+            return entry[slot]
+    return None
+
+
+def _expand_feeds(feed_dict):
+    """feed_dict items with registered composite keys (SparseTensor) expanded."""
+    for key, val in (feed_dict or {}).items():
+        feed_fn = _expansion(key, 2)
+        if feed_fn is None:
+            yield key, val
+        else:
+            yield from feed_fn(key, val)
 
 
 class _FetchPlan:
@@ -41,6 +88,10 @@ class _FetchPlan:
     def _build(self, graph, fetch):
         if fetch is None:
             raise TypeError("Fetch argument None has invalid type %s" % type(None))
+        fetch_fn = _expansion(fetch, 1)
+        if fetch_fn is not None:  # a composite (SparseTensor): its parts, then contract
+            parts, contract = fetch_fn(fetch)
+            return ("expand", contract, None, [self._build(graph, p) for p in parts])
         if isinstance(fetch, dict):
             keys = list(fetch.keys())
             return ("dict", type(fetch), keys, [self._build(graph, fetch[k]) for k in keys])
@@ -79,7 +130,87 @@ class _FetchPlan:
             return d
         if kind == "namedtuple":
             return typ(*items)
+        if kind == "expand":
+            return typ(items)
         return items if typ is list else typ(items) if typ is tuple else typ(items)
+
+
+class _DeviceAttributes:
+    """One device of a session (sess.list_devices()), as TensorFlow's
+    session._DeviceAttributes: name, device_type, memory_limit_bytes,
+    incarnation."""
+
+    def __init__(self, name, device_type, memory_limit_bytes, incarnation):
+        self._name = name
+        self._device_type = device_type
+        self._memory_limit_bytes = memory_limit_bytes
+        self._incarnation = incarnation
+
+    @property
+    def name(self):
+        return self._name
+
+    @property
+    def device_type(self):
+        return self._device_type
+
+    @property
+    def memory_limit_bytes(self):
+        return self._memory_limit_bytes
+
+    @property
+    def incarnation(self):
+        return self._incarnation
+
+    def __repr__(self):
+        return "_DeviceAttributes(%s, %s, %d, %d)" % (
+            self.name, self.device_type, self.memory_limit_bytes, self.incarnation)
+
+
+_CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+_CPU_MEMORY_LIMIT = 268435456  # what TensorFlow 2.21 reports for its CPU device
+
+
+class _PartialRun:
+    """State of one partial_run_setup handle: declared feeds/fetches (by
+    tensor name), what was fed so far (name -> (Tensor, value)) and what was
+    fetched."""
+
+    def __init__(self, feeds, fetches):
+        self.feeds = {t.name: t for t in feeds}
+        self.fetches = {t.name: t for t in fetches}
+        self.fed = {}
+        self.fetched = set()
+
+
+def _graph_execution_error(e, graph):
+    """Rebuilds an OpError from the runtime as TensorFlow 2.21's Session.run
+    raises it: "Graph execution error:" then, when the message names a node of
+    `graph`, "Detected at node 'x' defined at (most recent call last):" with
+    the user frames where the op was created and "Node: 'x'"; .op and
+    .node_def are set."""
+    message = e.message
+    op = None
+    m = _NODE_RE.search(message)
+    if m is not None:
+        name = next(g for g in m.groups() if g)
+        try:
+            op = graph.get_operation_by_name(name)
+        except (KeyError, ValueError, TypeError):
+            op = None
+    head = "Graph execution error:\n\n"
+    if op is not None:
+        frames = "".join('    File "%s", line %d, in %s\n' % (f, n, fn)
+                         for f, n, fn in op._traceback)
+        head += "Detected at node '%s' defined at (most recent call last):\n%sNode: '%s'\n" % (
+            op.name, frames, op.name)
+    node_def = None
+    if op is not None:
+        try:
+            node_def = op.node_def
+        except Exception:
+            node_def = None
+    return type(e)(node_def, op, head + message, e.error_code)
 
 
 class BaseSession:
@@ -87,11 +218,26 @@ class BaseSession:
 
     def __init__(self, target="", graph=None, config=None):
         self._session = None
-        if target:
-            raise errors.UnimplementedError(None, None,
-                                            "minitf runs in process only; target must be ''")
-        self._graph = graph if graph is not None else ops.get_default_graph()
         self._closed = False
+        self._partial_runs = {}
+        self._next_handle = 0
+        if graph is None:
+            graph = ops.get_default_graph()
+        elif not isinstance(graph, ops.Graph):
+            raise TypeError('Argument `graph` must be a tf.Graph, but got "%s"' %
+                            type(graph).__name__)
+        if config is not None and not isinstance(config, config_pb2.ConfigProto):
+            raise TypeError('Argument `config` must be a tf.ConfigProto, but got "%s"' %
+                            type(config).__name__)
+        if target is None:
+            target = ""
+        self._target = target.encode() if isinstance(target, str) else bytes(target)
+        if self._target:
+            raise errors.NotFoundError(
+                None, None, "No session factory registered for the given session options: "
+                "{target: \"%s\"} Registered factories are {DIRECT_SESSION}." %
+                self._target.decode(errors="replace"))
+        self._graph = graph
         self._lock = threading.Lock()
         opts = c_api.TF_NewSessionOptions()
         try:
@@ -101,29 +247,43 @@ class BaseSession:
         finally:
             c_api.TF_DeleteSessionOptions(opts)
         self._config = config
+        self._incarnation = random.SystemRandom().getrandbits(63) | 1
         self._default_session_ctx = None
         self._default_graph_ctx = None
 
     @property
     def graph(self):
+        """The Graph this session runs."""
         return self._graph
 
     @property
     def graph_def(self):
+        """The session's graph as a GraphDef proto."""
         return self._graph.as_graph_def()
 
     @property
     def sess_str(self):
-        return ""
+        """The target as bytes (b'' for the in-process runtime), as TensorFlow."""
+        return self._target
 
     def as_default(self):
         """Context manager making this the default session (for eval/run)."""
         return ops._default_session_stack.get_controller(self)
 
+    def list_devices(self):
+        """The session's devices: one _DeviceAttributes for the CPU, named
+        "/job:localhost/replica:0/task:0/device:CPU:0" (type "CPU",
+        memory_limit_bytes 268435456, a random 64-bit incarnation).
+        Raises CancelledError "Session has been closed." once closed."""
+        if self._closed:
+            raise errors.CancelledError(None, None, "Session has been closed.")
+        return [_DeviceAttributes(_CPU_DEVICE, "CPU", _CPU_MEMORY_LIMIT, self._incarnation)]
+
     def close(self):
         """Closes the session and frees its resources (variables). Idempotent."""
         if self._session is not None and not self._closed:
             self._closed = True
+            self._partial_runs.clear()
             c_api.TF_CloseSession(self._session)
 
     def __del__(self):
@@ -135,14 +295,21 @@ class BaseSession:
                 pass
             self._session = None
 
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+
+    def _feed_tensor(self, key):
+        try:
+            return self._graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
+        except Exception as e:
+            raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(
+                e.args[0] if e.args else e)) from None
+
     def _feeds(self, feed_dict):
-        outputs, values = [], []
-        for key, val in (feed_dict or {}).items():
-            try:
-                t = self._graph.as_graph_element(key, allow_tensor=True, allow_operation=False)
-            except Exception as e:
-                raise TypeError("Cannot interpret feed_dict key as Tensor: " + str(
-                    e.args[0] if e.args else e)) from None
+        outputs, values, tensors = [], [], []
+        for key, val in _expand_feeds(feed_dict):
+            t = self._feed_tensor(key)
             if isinstance(val, ops.Tensor):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable feed "
                                 "values include Python scalars, strings, lists, numpy ndarrays, "
@@ -170,9 +337,40 @@ class BaseSession:
             if not t.shape.is_compatible_with(shape):
                 raise ValueError("Cannot feed value of shape %r for Tensor %s, which has shape %s" %
                                  (tuple(shape), t.name, str(t.shape)))
+            if not self._graph.is_feedable(t):
+                raise ValueError("Tensor %s may not be fed." % t.name)
             outputs.append(t._as_tf_output())
             values.append(val)
-        return outputs, values
+            tensors.append(t)
+        return outputs, values, tensors
+
+    def _plan(self, fetches):
+        plan = _FetchPlan(self._graph, fetches)
+        for el in plan.targets + plan.tensors:
+            op = el if isinstance(el, ops.Operation) else el.op
+            if not self._graph.is_fetchable(op):
+                raise errors.InaccessibleTensorError(
+                    "Operation %s has been marked as not fetchable. Typically this happens when "
+                    "it is defined in another function or code block. Use return values, explicit "
+                    "Python locals or TensorFlow collections to access it." % op.name)
+        return plan
+
+    def _call(self, plan, feed_outputs, feed_values, options=None, run_metadata=None):
+        """Runs the C session; OpErrors come back as Session.run raises them."""
+        fetch_outputs = [t._as_tf_output() for t in plan.tensors]
+        targets = [op._c_op for op in plan.targets]
+        try:
+            if options is None and run_metadata is None:
+                return c_api.MT_SessionRun(self._session, feed_outputs, feed_values,
+                                           fetch_outputs, targets)
+            values, md = c_api.MT_SessionRunWithOptions(
+                self._session, options.SerializeToString() if options is not None else None,
+                feed_outputs, feed_values, fetch_outputs, targets, run_metadata is not None)
+        except errors.OpError as e:
+            raise _graph_execution_error(e, self._graph) from None
+        if run_metadata is not None:
+            run_metadata.ParseFromString(md)
+        return values
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Runs the graph for `fetches` with `feed_dict` (tf.Session.run).
@@ -182,55 +380,186 @@ class BaseSession:
             namedtuple or dict (nested) of those.
           feed_dict: {Tensor or "name:0": value}; values are converted to the
             tensor's dtype (a C-contiguous ndarray of that dtype is not copied).
+          options: a RunOptions proto; trace_level > 0 (e.g. FULL_TRACE) with
+            `run_metadata` records per-node step stats.
+          run_metadata: a RunMetadata proto filled in place (step_stats for a
+            traced run; empty otherwise).
         Returns:
-          The fetched values in the structure of `fetches`: ndarrays (read-only
-          views of the runtime's buffers), NumPy scalars for 0-d tensors,
-          bytes for 0-d strings, None for Operations.
+          The fetched values in the structure of `fetches`: ndarrays (views of
+          the runtime's buffers), NumPy scalars for 0-d tensors, bytes for 0-d
+          strings, None for Operations.
         Raises:
-          TypeError / ValueError: bad fetches or feeds (as TensorFlow).
-          minitf.errors.OpError subclasses: runtime failures, e.g.
-            InvalidArgumentError "You must feed a value for placeholder tensor
-            'x' with dtype float ...", FailedPreconditionError for a closed
-            session or an uninitialized variable. The session stays usable.
+          RuntimeError: "Attempted to use a closed Session."
+          TypeError / ValueError: bad fetches or feeds (as TensorFlow), e.g.
+            "Tensor y:0 may not be fed." after Graph.prevent_feeding;
+            InaccessibleTensorError (a ValueError) after prevent_fetching.
+          minitf.errors.OpError subclasses: runtime failures, with TensorFlow
+            2.21's "Graph execution error:" message naming the node and the
+            line that created it, and .op / .node_def set. The session stays
+            usable.
         """
-        if self._closed:
-            raise RuntimeError("Attempted to use a closed Session.")
-        plan = _FetchPlan(self._graph, fetches)
-        feed_outputs, feed_values = self._feeds(feed_dict)
-        try:
-            values = c_api.MT_SessionRun(self._session, feed_outputs, feed_values,
-                                         [t._as_tf_output() for t in plan.tensors],
-                                         [op._c_op for op in plan.targets])
-        except errors.OpError as e:
-            self._attach_op(e)
-            raise
+        self._check_open()
+        if options is not None and not isinstance(options, config_pb2.RunOptions):
+            raise TypeError("Argument `options` must be a tf.RunOptions, but got %s" %
+                            type(options).__name__)
+        if run_metadata is not None and not isinstance(run_metadata, config_pb2.RunMetadata):
+            raise TypeError("Argument `run_metadata` must be a tf.RunMetadata, but got %s" %
+                            type(run_metadata).__name__)
+        feed_outputs, feed_values, _ = self._feeds(feed_dict)
+        plan = self._plan(fetches)
+        values = self._call(plan, feed_outputs, feed_values, options, run_metadata)
         return plan.rebuild(values)
 
-    def _attach_op(self, e):
-        m = _NODE_RE.search(e.message)
-        if m is None:
-            return
-        name = next(g for g in m.groups() if g)
+    def partial_run_setup(self, fetches, feeds=None):
+        """Declares the fetches and feeds of a sequence of partial_run calls
+        (tf.Session.partial_run_setup); returns the handle (a str).
+
+        minitf runs each partial_run as a full run fed with everything fed
+        so far, so stateful ops upstream of several fetches run once per call.
+        Raises RuntimeError for a closed session, InvalidArgumentError
+        "x:0 is both fed and fetched.", TypeError/ValueError for elements
+        that are not graph elements.
+        """
+        self._check_open()
+        plan = self._plan(fetches)
+        feed_list = feeds if isinstance(feeds, (list, tuple)) else ([] if feeds is None
+                                                                   else [feeds])
+        feed_list = [t for f in feed_list for t in (
+            _expansion(f, 3)(f) if _expansion(f, 3) else [f])]
+        feed_tensors = [self._feed_tensor(f) for f in feed_list]
+        fetch_names = {t.name for t in plan.tensors}
+        for t in feed_tensors:
+            if t.name in fetch_names:
+                raise errors.InvalidArgumentError(
+                    None, None, "Graph execution error:\n\n%s is both fed and fetched." % t.name)
+        handle = "%x;%d" % (id(self) & 0xffffffff, self._next_handle)
+        self._next_handle += 1
+        self._partial_runs[handle] = _PartialRun(feed_tensors, plan.tensors)
+        return handle
+
+    @staticmethod
+    def _prun_error(message):
+        return errors.InvalidArgumentError(None, None, "Graph execution error:\n\n" + message)
+
+    def _pending_feed(self, pr, fetch):
+        """The first declared-but-unfed feed the fetch depends on, searched
+        depth first from the fetch as TensorFlow's DirectSession does."""
+        pending = {n for n in pr.feeds if n not in pr.fed}
+        stack, seen = [fetch], set()
+        while stack:
+            t = stack.pop()
+            if t.name in seen:
+                continue
+            seen.add(t.name)
+            if t.name in pending:
+                return t.name
+            if t.name in pr.fed:
+                continue
+            stack.extend(t.op.inputs)
+        return None
+
+    def partial_run(self, handle, fetches, feed_dict=None):
+        """Continues partial run `handle` (tf.Session.partial_run): feeds some
+        of the declared feeds and fetches some of the declared fetches.
+
+        Raises InvalidArgumentError with TensorFlow's messages: "Must run
+        'setup' before performing partial runs!", "The feed a:0 was not
+        specified in partial_run_setup.", "The feed a:0 has already been
+        fed.", "The fetch r:0 was not specified in partial_run_setup.", "The
+        fetch r:0 has already been fetched.", "Fetch a:0 can't be computed
+        from the feeds that have been fed so far."; RuntimeError for
+        Operation fetches ("partial_run() requires empty `target_list`...").
+        """
+        self._check_open()
+        feed_outputs, feed_values, feed_tensors = self._feeds(feed_dict)
+        plan = self._plan(fetches)
+        if plan.targets:
+            raise RuntimeError("partial_run() requires empty `target_list`. Received: "
+                               "target_list=%s (non-empty)" % (plan.targets,))
+        pr = self._partial_runs.get(handle)
+        if pr is None:
+            raise self._prun_error("Must run 'setup' before performing partial runs!")
+        for t in feed_tensors:
+            if t.name not in pr.feeds:
+                raise self._prun_error("The feed %s was not specified in partial_run_setup." %
+                                       t.name)
+            if t.name in pr.fed:
+                raise self._prun_error("The feed %s has already been fed." % t.name)
+        for t in plan.tensors:
+            if t.name not in pr.fetches:
+                raise self._prun_error("The fetch %s was not specified in partial_run_setup." %
+                                       t.name)
+            if t.name in pr.fetched:
+                raise self._prun_error("The fetch %s has already been fetched." % t.name)
+        new_fed = dict(pr.fed)
+        for t, o, v in zip(feed_tensors, feed_outputs, feed_values):
+            new_fed[t.name] = (o, v)
+        saved = pr.fed
+        pr.fed = new_fed
+        for t in plan.tensors:
+            missing = self._pending_feed(pr, t)
+            if missing is not None:
+                pr.fed = saved
+                raise self._prun_error("Fetch %s can't be computed from the feeds that have "
+                                       "been fed so far." % missing)
+        outs = [o for o, _ in new_fed.values()]
+        vals = [v for _, v in new_fed.values()]
         try:
-            op = self._graph.get_operation_by_name(name)
-        except (KeyError, ValueError, TypeError):
-            return
-        e._op = op
-        try:
-            e._node_def = op.node_def
-        except Exception:
-            e._node_def = None
+            values = self._call(plan, outs, vals)
+        except errors.OpError:
+            pr.fed = saved
+            raise
+        pr.fetched.update(t.name for t in plan.tensors)
+        return plan.rebuild(values)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
-        """A function running `fetches` with positional feeds for `feed_list`."""
-        feed_list = list(feed_list or [])
+        """A Python function running `fetches` (tf.Session.make_callable).
 
-        def call(*args):
-            if len(args) != len(feed_list):
-                raise TypeError("Expected %d positional arguments, got %d" %
-                                (len(feed_list), len(args)))
-            return self.run(fetches, dict(zip(feed_list, args)))
-        return call
+        With `feed_list` (a list or tuple of feedable tensors or names) the
+        function takes one positional value per feed (extra ones are
+        ignored, missing ones are not fed, as TensorFlow's zip) and passes
+        keyword arguments (options, run_metadata) to run(). Without it, the
+        fetches are validated at once and the function takes no positional
+        arguments; `options` and `run_metadata` keywords only when
+        `accept_options`.
+        Raises TypeError if feed_list is not a list or tuple.
+        """
+        if feed_list is not None:
+            if not isinstance(feed_list, (list, tuple)):
+                raise TypeError("Argument `feed_list` must be a list or tuple. Received: "
+                                "feed_list=%s" % (feed_list,))
+
+            def _generic_run(*feed_args, **kwargs):
+                feed_dict = {feed: val for feed, val in zip(feed_list, feed_args)}
+                return self.run(fetches, feed_dict=feed_dict, **kwargs)
+            return _generic_run
+
+        self._check_open()
+        plan = self._plan(fetches)
+
+        def _callable_template_with_options_and_metadata(options=None, run_metadata=None):
+            self._check_open()
+            return plan.rebuild(self._call(plan, [], [], options, run_metadata))
+
+        if accept_options:
+            return _callable_template_with_options_and_metadata
+        single_tensor = plan._structure[0] == "tensor"
+        single_op = plan._structure[0] == "op"
+        if single_tensor:
+            def _single_tensor_run():
+                self._check_open()
+                return self._call(plan, [], [])[0]
+            return _single_tensor_run
+        if single_op:
+            def _single_operation_run():
+                self._check_open()
+                self._call(plan, [], [])
+            return _single_operation_run
+
+        def _callable_template_with_no_options():
+            self._check_open()
+            return plan.rebuild(self._call(plan, [], []))
+        return _callable_template_with_no_options
 
 
 class Session(BaseSession):

@@ -19,12 +19,22 @@ _NAMES = {
 _C_NAMES = {1: "float", 2: "double", 19: "half"}
 
 _resource_np = np.dtype([("resource", np.ubyte)])
+# TensorFlow's numpy types for the quantized dtypes: structured dtypes.
+_np_qint8 = np.dtype([("qint8", np.int8)])
+_np_quint8 = np.dtype([("quint8", np.uint8)])
+_np_qint16 = np.dtype([("qint16", np.int16)])
+_np_quint16 = np.dtype([("quint16", np.uint16)])
+_np_qint32 = np.dtype([("qint32", np.int32)])
 _NUMPY = {
     1: np.float32, 2: np.float64, 3: np.int32, 4: np.uint8, 5: np.int16, 6: np.int8,
-    7: object, 8: np.complex64, 9: np.int64, 10: np.bool_, 11: np.int8, 12: np.uint8,
-    13: np.int32, 15: np.int16, 16: np.uint16, 17: np.uint16, 18: np.complex128,
-    19: np.float16, 20: _resource_np, 21: object, 22: np.uint32, 23: np.uint64,
+    7: object, 8: np.complex64, 9: np.int64, 10: np.bool_, 11: _np_qint8, 12: _np_quint8,
+    13: _np_qint32, 15: _np_qint16, 16: _np_quint16, 17: np.uint16, 18: np.complex128,
+    19: np.float16, 22: np.uint32, 23: np.uint64,
 }
+# dtypes.dtype_range of TensorFlow, behind DType.limits.
+_RANGE = {10: (False, True), 4: (0, 255), 17: (0, 65535), 6: (-128, 127), 5: (-32768, 32767),
+          9: (-2 ** 63, 2 ** 63 - 1), 23: (0, 2 ** 64 - 1), 3: (-2 ** 31, 2 ** 31 - 1),
+          22: (0, 2 ** 32 - 1), 1: (-1, 1), 2: (-1, 1), 19: (-1, 1)}
 
 
 class DType:
@@ -78,7 +88,7 @@ class DType:
                 return ml_dtypes.bfloat16
             except ImportError:
                 raise TypeError("bfloat16 needs the ml_dtypes package") from None
-        return _NUMPY[b]
+        return _NUMPY[b]  # KeyError for resource/variant, as TensorFlow
 
     @property
     def is_bool(self):
@@ -102,7 +112,7 @@ class DType:
 
     @property
     def is_unsigned(self):
-        return self.base_dtype._type_enum in (4, 17, 22, 23, 12, 16)
+        return self.base_dtype._type_enum in (4, 17, 22, 23)
 
     @property
     def is_numpy_compatible(self):
@@ -111,33 +121,46 @@ class DType:
     @property
     def size(self):
         b = self.base_dtype._type_enum
-        if b in (20, 21):
-            return 1
-        if b == 7:
-            return 24
+        if b in (7, 20, 21):
+            return 0  # TensorFlow's DataTypeSize: not a fixed size
         if b == 14:
             return 2
         return np.dtype(_NUMPY[b]).itemsize
 
+    def _limit_error(self, which):
+        b = self.base_dtype._type_enum
+        if b in (20, 21, 14):
+            return TypeError("Cannot find %s value of %s." % (which, self))
+        if self.is_quantized:
+            return TypeError("Cannot find %s value of %s with quantized type %s." %
+                             (which, self, self.base_dtype))
+        return TypeError("Cannot find %s value of %s with type %s." % (which, self, self))
+
     @property
     def min(self):
+        """The smallest representable value (TypeError for bool, complex,
+        string, quantized, resource and variant, as TensorFlow)."""
         if self.is_floating and self.base_dtype._type_enum != 14:
             return np.finfo(self.as_numpy_dtype).min
         if self.is_integer:
             return np.iinfo(self.as_numpy_dtype).min
-        if self.is_bool:
-            return False
-        raise TypeError("Cannot find minimum value of %s." % self)
+        raise self._limit_error("minimum")
 
     @property
     def max(self):
+        """The largest representable value (TypeError as for min)."""
         if self.is_floating and self.base_dtype._type_enum != 14:
             return np.finfo(self.as_numpy_dtype).max
         if self.is_integer:
             return np.iinfo(self.as_numpy_dtype).max
-        if self.is_bool:
-            return True
-        raise TypeError("Cannot find maximum value of %s." % self)
+        raise self._limit_error("maximum")
+
+    @property
+    def limits(self, clip_negative=True):
+        """(min, max) of TensorFlow's dtype_range, min clipped to 0 (floats
+        are (-1, 1) there, i.e. (0, 1))."""
+        lo, hi = _RANGE[self.base_dtype._type_enum]
+        return (0 if clip_negative else lo), hi
 
     def is_compatible_with(self, other):
         other = as_dtype(other)
@@ -215,8 +238,7 @@ _NP_TO_TF = {
     np.dtype(np.complex128): complex128, np.dtype(np.object_): string,
     np.dtype(np.bool_): bool, _resource_np: resource,
 }
-_PYTHON_TO_TF = {float: float32, builtins.bool: bool, object: string, str: string,
-                 bytes: string}
+_PYTHON_TO_TF = {float: float32, builtins.bool: bool, object: string}
 
 QUANTIZED_DTYPES = frozenset([qint8, quint8, qint16, quint16, qint32])
 
@@ -241,12 +263,16 @@ def as_dtype(type_value):
     if isinstance(type_value, type) and type_value in _PYTHON_TO_TF:
         return _PYTHON_TO_TF[type_value]
     try:
-        npd = np.dtype(type_value)
+        npd = None if type_value is None or any(type_value is t for t in (int, str, bytes)) else \
+            np.dtype(type_value)
     except TypeError:
         npd = None
     if npd is not None:
         if npd.kind in "SU":
             return string
+        for e in (11, 12, 13, 15, 16):
+            if npd == _NUMPY[e]:
+                return _INTERN[e]
         d = _NP_TO_TF.get(npd)
         if d is not None:
             return d

@@ -27,23 +27,31 @@ UNAUTHENTICATED = 16
 class OpError(Exception):
     """A TensorFlow operation failed (tf.errors.OpError).
 
-    Attributes:
-      message: the runtime's error message.
-      op: the Operation that failed, or None when unknown.
+    Args/attributes:
       node_def: the failed op's NodeDef proto, or None.
+      op: the Operation that failed, or None when unknown.
+      message: the error message (Session.run's start "Graph execution
+        error:" and name the node and where it was created, as TF 2.21).
       error_code: the TF_Code integer (e.g. 3 for INVALID_ARGUMENT).
+      experimental_payloads: a dict of extra status payloads (always empty).
+    str(e) is the message, followed by "Original stack trace for '<op>':"
+    and the frames where the op was created when `op` is known (minitf's
+    own frames are not recorded). e.args is () as in TensorFlow.
     """
 
-    def __init__(self, node_def, op, message, error_code):
-        super().__init__(message)
+    def __init__(self, node_def, op, message, error_code=None, *args):
+        super().__init__()
         self._node_def = node_def
         self._op = op
         self._message = message
         self._error_code = error_code
+        self._experimental_payloads = {}
 
     def __reduce__(self):
-        return (type(self), (self._node_def, self._op, self._message, self._error_code)) \
-            if type(self) is OpError else (type(self), (self._node_def, self._op, self._message))
+        init_argspec = (self._node_def, self._op, self._message)
+        if type(self) is OpError:
+            init_argspec += (self._error_code,)
+        return (type(self), init_argspec)
 
     @property
     def message(self):
@@ -61,7 +69,16 @@ class OpError(Exception):
     def error_code(self):
         return self._error_code
 
+    @property
+    def experimental_payloads(self):
+        return self._experimental_payloads
+
     def __str__(self):
+        if self._op is not None:
+            frames = getattr(self._op, "_traceback", None) or []
+            return "%s\n\nOriginal stack trace for %r:\n%s" % (
+                self._message, self._op.name,
+                "".join('  File "%s", line %d, in %s\n' % (f, n, fn) for f, n, fn in frames))
         return self._message
 
 
@@ -70,9 +87,14 @@ class OperatorNotAllowedInGraphError(TypeError):
     cannot support (TensorFlow's errors_impl.OperatorNotAllowedInGraphError)."""
 
 
+class InaccessibleTensorError(ValueError):
+    """Fetching an op marked with Graph.prevent_fetching (a ValueError, as
+    TensorFlow's errors_impl.InaccessibleTensorError)."""
+
+
 def _make_class(name, code, doc):
     def __init__(self, node_def, op, message, *args):
-        OpError.__init__(self, node_def, op, message, code)
+        OpError.__init__(self, node_def, op, message, code, *args)
 
     return type(name, (OpError,), {"__init__": __init__, "__doc__": doc})
 
@@ -124,8 +146,14 @@ def exception_type_from_error_code(error_code):
 
 
 def error_code_from_exception_type(cls):
-    """The TF_Code integer for an OpError subclass (KeyError if unknown)."""
-    return _EXCEPTION_CLASS_TO_CODE[cls]
+    """The TF_Code integer for an OpError subclass; for any other class a
+    UserWarning "Unknown class exception" and None, as TensorFlow."""
+    try:
+        return _EXCEPTION_CLASS_TO_CODE[cls]
+    except KeyError:
+        import warnings
+        warnings.warn("Unknown class exception")
+        return None
 
 
 def _status_to_exception(code, message):

@@ -110,15 +110,18 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
 
     Args:
       graph_def: a GraphDef message (or its serialized bytes).
-      input_map: {"name:index" (or "^name" for control inputs): Tensor
-        (Operation)} replacing the GraphDef's own producers.
+      input_map: {"name:index" or "name" (output 0), or "^name" for control
+        inputs: Tensor (or a value convert_to_tensor accepts; for "^name"
+        the Tensor's op)} replacing the GraphDef's own producers.
       return_elements: names of ops ("name") or tensors ("name:0") to return.
       name: prefix of the imported names (default "import"; "" for none).
+      op_dict, producer_op_list: ignored, as in TensorFlow 2.
     Returns:
       The objects named by return_elements (Operations / Tensors), in order,
       or None.
     Raises:
-      TypeError: graph_def is not a GraphDef.
+      TypeError: graph_def is not a GraphDef, input_map is not a dict of
+        strings, or a value cannot become a Tensor.
       ValueError: malformed GraphDef, unknown input_map keys or
         return_elements, or invalid nodes (TensorFlow's message).
       NotFoundError: an op type is not registered.
@@ -129,14 +132,34 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             type(graph_def).__name__ == "GraphDef" and hasattr(graph_def, "SerializeToString"):
         data = None  # serialized below, once large constants are split off
     else:
-        raise TypeError("graph_def must be a GraphDef proto.")
-    input_map = dict(input_map or {})
+        raise TypeError("Argument `graph_def` must be a GraphDef proto.")
+    if input_map is None:
+        input_map = {}
+    elif not isinstance(input_map, dict):
+        raise TypeError("Argument `input_map` must be a dictionary. Obtained %s" %
+                        type(input_map).__name__)
+    if not all(isinstance(k, str) for k in input_map):
+        raise TypeError("All keys for argument `input_map` must be strings. Obtained keys: %s" %
+                        list(input_map))
+    input_map = dict(input_map)
+    control_keys = [k for k in input_map if k.startswith("^")]
+    names = set()
+    if control_keys:
+        nodes = graph_def.node if data is None else graph_pb2.GraphDef.FromString(data).node
+        names = {n.name for n in nodes}
+        missing_control = [k for k in control_keys if k[1:] not in names]
+    else:
+        missing_control = []
     if return_elements is not None:
         return_elements = list(return_elements)
     g = ops.get_default_graph()
     with ops.name_scope(name, "import", list(input_map.values())) as scope:
         prefix = scope[:-1] if scope else ""
-        made = {}
+        # Like TensorFlow, every value becomes a Tensor ("^op" keys use its op).
+        if not all(isinstance(v, ops.Tensor) for v in input_map.values()):
+            with ops.name_scope("_inputs"):
+                input_map = {k: ops.convert_to_tensor(v) for k, v in input_map.items()}
+        made, extra = {}, {}
         if data is None:
             if isinstance(graph_def, graph_pb2.GraphDef):
                 data, extra, made = _split_large_consts(graph_def, prefix, input_map)
@@ -152,13 +175,12 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
             c_api.TF_ImportGraphDefOptionsSetUniquifyNames(opts, True)
             for key, value in input_map.items():
                 if key.startswith("^"):
-                    if isinstance(value, ops.Tensor):
-                        value = value.op
-                    c_api.TF_ImportGraphDefOptionsRemapControlDependency(opts, key[1:],
-                                                                          value._c_op)
+                    if key in extra or key[1:] in names:  # unknown ones are reported below
+                        op = value if isinstance(value, ops.Operation) else value.op
+                        c_api.TF_ImportGraphDefOptionsRemapControlDependency(opts, key[1:],
+                                                                              op._c_op)
                 else:
                     src, idx = _parse_tensor_name(key)
-                    value = ops.convert_to_tensor(value)
                     c_api.TF_ImportGraphDefOptionsAddInputMapping(opts, src, idx,
                                                                  value._as_tf_output())
             for el in return_elements or []:
@@ -182,9 +204,10 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
         finally:
             c_api.TF_DeleteImportGraphDefResults(results)
         g.get_operations()  # wraps the new operations, marks their names used
+        missing = ["%s:%d" % m for m in missing] + missing_control
         if missing:
             raise ValueError("Attempted to map inputs that were not found in graph_def: [%s]" %
-                             ", ".join("%s:%d" % m for m in missing))
+                             ", ".join(missing))
         if return_elements is None:
             return None
         out_iter = iter(outs)

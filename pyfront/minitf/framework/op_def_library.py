@@ -282,6 +282,8 @@ def apply_op(op_type, name=None, **keywords):
                 v = keywords.pop(k)
                 if v is None:
                     continue
+                if attr_defs[k].type == "type":  # TensorFlow checks given types too
+                    _check_allowed(k, op_type, dtypes.as_dtype(v), attr_defs[k])
                 if k in attrs and attr_defs[k].type == "type" and \
                         dtypes.as_dtype(v) != attrs[k]:
                     raise TypeError("Input has type %s that does not match attr %s=%s of '%s' Op" %
@@ -362,7 +364,8 @@ def _convert_list_same_type(op_type, arg, value, attrs, keywords, attr_defs):
 
 def outputs_of(op, op_def=None):
     """What a generated op function returns: the Operation when it has no
-    outputs, the Tensor for one single output, else a list per output arg
+    outputs, the Tensor for one single output, the list of Tensors for one
+    list output (as TensorFlow's Split, Unpack), else a list per output arg
     (list arguments grouped into lists)."""
     op_def = op_def or get_op_def(op.type)
     outs = op.outputs
@@ -371,6 +374,8 @@ def outputs_of(op, op_def=None):
     if len(op_def.output_arg) == 1 and not (op_def.output_arg[0].number_attr or
                                             op_def.output_arg[0].type_list_attr):
         return outs[0]
+    if len(op_def.output_arg) == 1:  # one list output (Split, Unpack): the list itself
+        return list(outs)
     result = []
     i = 0
     for arg in op_def.output_arg:

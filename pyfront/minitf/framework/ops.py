@@ -470,6 +470,8 @@ class Graph:
         self._building_function = False
         self._seed = None
         self._variable_creator_stack = []
+        self._unfeedable_tensors = set()
+        self._unfetchable_ops = set()
 
     def __del__(self):
         c = getattr(self, "_c_graph", None)
@@ -600,6 +602,10 @@ class Graph:
                 c = c.op
             if c not in current and c not in ops:
                 ops.append(c)
+                # TensorFlow marks every manual control input this way; the
+                # attr shows in GraphDefs and node_def.
+                c._set_attr("_has_manual_control_dependencies",
+                            attr_value_pb2.AttrValue(b=True))
         return _ControlDependenciesController(self, ops)
 
     @contextlib.contextmanager
@@ -1024,11 +1030,26 @@ class Graph:
         """Context manager making this the default graph of the thread."""
         return _default_graph_stack.get_controller(self)
 
+    def prevent_feeding(self, tensor):
+        """Marks `tensor` as unfeedable: Session.run rejects it in feed_dict
+        with ValueError "Tensor <name> may not be fed." (tf.Graph)."""
+        self._unfeedable_tensors.add(tensor)
+
     def is_feedable(self, tensor):
-        return True
+        """False iff prevent_feeding(tensor) was called (any other object,
+        e.g. a name string, is feedable as in TensorFlow)."""
+        return tensor not in self._unfeedable_tensors
+
+    def prevent_fetching(self, op):
+        """Marks Operation `op` (and so its outputs) as unfetchable:
+        Session.run raises InaccessibleTensorError (a ValueError)."""
+        self._unfetchable_ops.add(op)
 
     def is_fetchable(self, tensor_or_op):
-        return True
+        """False iff the op (or the tensor's op) was passed to prevent_fetching."""
+        if isinstance(tensor_or_op, Tensor):
+            return tensor_or_op.op not in self._unfetchable_ops
+        return tensor_or_op not in self._unfetchable_ops
 
 
 class _DefaultGraphStack(threading.local):

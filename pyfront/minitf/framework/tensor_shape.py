@@ -118,6 +118,10 @@ class Dimension:
     def __floordiv__(self, other):
         return self._binary(other, lambda a, b: a // b)
 
+    def __truediv__(self, other):
+        raise TypeError("unsupported operand type(s) for /: 'Dimension' and '{}', please use "
+                        "// instead".format(type(other).__name__))
+
     def __mod__(self, other):
         return self._binary(other, lambda a, b: a % b)
 
@@ -166,8 +170,9 @@ class TensorShape:
             self._dims = None if dims.unknown_rank else tuple(
                 None if d.size == -1 else d.size for d in dims.dim)
         elif isinstance(dims, (str, bytes)):
-            raise TypeError("A string has ambiguous TensorShape, please wrap in a list or "
-                            "convert to an int: %s" % dims)
+            raise TypeError("Failed to convert '%r' to a shape: '%r'could not be converted to a "
+                            "dimension. A shape should either be single dimension (e.g. 10), or "
+                            "an iterable of dimensions (e.g. [1, 10, None])." % (dims, dims[:1]))
         else:
             try:
                 it = iter(dims)
@@ -189,14 +194,19 @@ class TensorShape:
         return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     def __repr__(self):
-        return "TensorShape(None)" if self._dims is None else "TensorShape(%r)" % (list(self._dims),)
+        if self._dims is None:
+            return "TensorShape(None)"
+        if _V2_BEHAVIOR:
+            return "TensorShape(%r)" % (list(self._dims),)
+        return "TensorShape([%s])" % ", ".join(repr(Dimension(d)) for d in self._dims)
 
     def __str__(self):
         if self._dims is None:
             return "<unknown>"
-        if len(self._dims) == 1:
-            return "(%s,)" % self._dims[0]
-        return "(%s)" % ", ".join(str(d) for d in self._dims)
+        dims = self._dims if _V2_BEHAVIOR else [Dimension(d) for d in self._dims]
+        if len(dims) == 1:
+            return "(%s,)" % dims[0]
+        return "(%s)" % ", ".join(str(d) for d in dims)
 
     def __len__(self):
         if self._dims is None:
@@ -288,6 +298,18 @@ class TensorShape:
             return self.merge_with(unknown_shape(rank=rank))
         except ValueError:
             raise ValueError("Shape %s must have rank %d" % (self, rank)) from None
+
+    def with_rank_at_least(self, rank):
+        """self, or ValueError "Shape %s must have rank at least %d"."""
+        if self.rank is not None and self.rank < rank:
+            raise ValueError("Shape %s must have rank at least %d" % (self, rank))
+        return self
+
+    def with_rank_at_most(self, rank):
+        """self, or ValueError "Shape %s must have rank at most %d"."""
+        if self.rank is not None and self.rank > rank:
+            raise ValueError("Shape %s must have rank at most %d" % (self, rank))
+        return self
 
     def assert_has_rank(self, rank):
         if self.rank not in (None, rank):

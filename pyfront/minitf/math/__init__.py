@@ -2,6 +2,12 @@
 from minitf.ops.math_ops import add, argmax, divide, multiply, negative, reduce_mean, reduce_sum, subtract, truediv  # noqa: F401,E501
 
 # --- elementwise (math_ops / unary) ---
+from minitf.ops.math_ops import (  # noqa: F401,E402
+    abs, add_n, atan2, ceil, cos, div, div_no_nan, equal, erf, exp, expm1, floor, floordiv,
+    floormod, greater, greater_equal, is_finite, is_inf, is_nan, less, less_equal, log, log1p,
+    logical_and, logical_not, logical_or, logical_xor, maximum, minimum, mod, not_equal, pow,
+    realdiv, reciprocal, rint, round, rsqrt, sigmoid, sign, sin, sqrt, square, squared_difference,
+    tan, tanh, truncatediv)
 
 # --- reductions and linalg ---
 from minitf.ops.reduction_ops import (  # noqa: F401,E402

@@ -14,3 +14,4 @@ from minitf.ops.nn_conv import (  # noqa: F401,E402
     depthwise_conv2d, depthwise_conv2d_native, max_pool, max_pool2d, max_pool_v2)
 
 # --- elementwise aliases (e.g. sigmoid, tanh) ---
+from minitf.ops.math_ops import sigmoid, tanh  # noqa: F401,E402

@@ -146,6 +146,179 @@ def argmax(input, axis=None, name=None, dimension=None, output_type=dtypes.int64
     return _op("ArgMax", input=input, dimension=axis, output_type=output_type, name=name)
 
 
+# -- elementwise ops (TensorFlow's math_ops / gen_math_ops wrappers) --
+
+def _make_binary(op_type, py_name, doc):
+    def fn(x, y, name=None):
+        return _op(op_type, x=x, y=y, name=name)
+    fn.__name__ = fn.__qualname__ = py_name
+    fn.__doc__ = doc + ("\n\n    x, y: tensors of one dtype (Python values are converted), broadcast"
+                        " NumPy-style.\n    Raises ValueError when static shapes do not broadcast,"
+                        " TypeError for a dtype\n    the op does not take. Mirrors tf.math.%s."
+                        % py_name)
+    return fn
+
+
+def _make_unary(op_type, py_name, doc):
+    def fn(x, name=None):
+        return _op(op_type, x=x, name=name)
+    fn.__name__ = fn.__qualname__ = py_name
+    fn.__doc__ = doc + ("\n\n    Returns a tensor of x's shape. Raises TypeError for a dtype the op"
+                        " does not take.\n    Mirrors tf.math.%s." % py_name)
+    return fn
+
+
+floor_div = _make_binary("FloorDiv", "floor_div",
+                         "x // y elementwise, rounding toward -inf (op FloorDiv, no name scope).")
+truncatediv = _make_binary("TruncateDiv", "truncatediv",
+                           "x / y rounded toward zero (op TruncateDiv).")
+maximum = _make_binary("Maximum", "maximum", "max(x, y) elementwise; NaN propagates (op Maximum).")
+minimum = _make_binary("Minimum", "minimum", "min(x, y) elementwise; NaN propagates (op Minimum).")
+squared_difference = _make_binary("SquaredDifference", "squared_difference",
+                                  "(x - y) * conj(x - y) elementwise (op SquaredDifference).")
+
+
+def atan2(y, x, name=None):
+    """Elementwise arctangent of y / x in the quadrant of (x, y) (tf.math.atan2; op Atan2).
+
+    y, x: floating tensors (half, bfloat16, float32, float64), broadcast NumPy-style.
+    Raises ValueError when static shapes do not broadcast.
+    """
+    return _op("Atan2", y=y, x=x, name=name)
+
+
+div_no_nan = _make_binary("DivNoNan", "div_no_nan", "x / y, or 0 where y is 0 (op DivNoNan).")
+bitwise_and = _make_binary("BitwiseAnd", "bitwise_and", "x & y of integer tensors (op BitwiseAnd).")
+bitwise_or = _make_binary("BitwiseOr", "bitwise_or", "x | y of integer tensors (op BitwiseOr).")
+bitwise_xor = _make_binary("BitwiseXor", "bitwise_xor", "x ^ y of integer tensors (op BitwiseXor).")
+
+
+def equal(x, y, name=None):
+    """x == y elementwise, a bool tensor (tf.math.equal; op Equal). Any dtype, strings included.
+
+    Raises ValueError when static shapes do not broadcast.
+    """
+    return _op("Equal", x=x, y=y, name=name)
+
+
+def not_equal(x, y, name=None):
+    """x != y elementwise, a bool tensor (tf.math.not_equal; op NotEqual). Any dtype."""
+    return _op("NotEqual", x=x, y=y, name=name)
+
+
+sign = _make_unary("Sign", "sign", "-1, 0 or 1 by the sign of x; x / |x| for complex (op Sign).")
+square = _make_unary("Square", "square", "x * x elementwise (op Square).")
+sqrt = _make_unary("Sqrt", "sqrt", "Square root elementwise (op Sqrt).")
+rsqrt = _make_unary("Rsqrt", "rsqrt", "1 / sqrt(x) elementwise (op Rsqrt).")
+reciprocal = _make_unary("Reciprocal", "reciprocal", "1 / x elementwise (op Reciprocal).")
+exp = _make_unary("Exp", "exp", "e ** x elementwise (op Exp).")
+expm1 = _make_unary("Expm1", "expm1", "e ** x - 1, accurate near 0 (op Expm1).")
+log = _make_unary("Log", "log", "Natural logarithm elementwise (op Log).")
+log1p = _make_unary("Log1p", "log1p", "log(1 + x), accurate near 0 (op Log1p).")
+sin = _make_unary("Sin", "sin", "Sine elementwise (op Sin).")
+cos = _make_unary("Cos", "cos", "Cosine elementwise (op Cos).")
+tan = _make_unary("Tan", "tan", "Tangent elementwise (op Tan).")
+tanh = _make_unary("Tanh", "tanh", "Hyperbolic tangent elementwise (op Tanh; also tf.nn.tanh).")
+sigmoid = _make_unary("Sigmoid", "sigmoid", "1 / (1 + exp(-x)) elementwise (op Sigmoid; also\n"
+                      "    tf.nn.sigmoid).")
+erf = _make_unary("Erf", "erf", "Gauss error function elementwise (op Erf).")
+floor = _make_unary("Floor", "floor", "Largest integer <= x, for floating x (op Floor).")
+ceil = _make_unary("Ceil", "ceil", "Smallest integer >= x, for floating x (op Ceil).")
+rint = _make_unary("Rint", "rint", "Nearest integer, halves to even (op Rint).")
+is_nan = _make_unary("IsNan", "is_nan", "True where x is NaN (op IsNan).")
+is_inf = _make_unary("IsInf", "is_inf", "True where x is +-Inf (op IsInf).")
+is_finite = _make_unary("IsFinite", "is_finite", "True where x is neither NaN nor Inf (op IsFinite).")
+
+
+def round(x, name=None):  # noqa: A001 - TensorFlow's name
+    """x rounded to the nearest integer, halves to even (tf.math.round; op Round).
+
+    Integer tensors are returned unchanged (as TensorFlow's wrapper does).
+    """
+    x = ops.convert_to_tensor(x, name="x")
+    if x.dtype.is_integer:
+        return x
+    return _op("Round", x=x, name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """Clips t to [clip_value_min, clip_value_max] (tf.clip_by_value).
+
+    Built as TensorFlow builds it: Minimum(t, max) then Maximum(., min), so the clip values
+    broadcast against t (scalars or tensors); the result must keep t's shape (ValueError
+    otherwise, e.g. when a clip value would broadcast t to a larger shape).
+    """
+    with ops.name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
+        values = ops.convert_to_tensor(t, name="t")
+        t_min = minimum(values, clip_value_max)
+        values.shape.assert_is_compatible_with(t_min.shape)
+        t_max = maximum(t_min, clip_value_min, name=name)
+        values.shape.assert_is_compatible_with(t_max.shape)
+    return t_max
+
+
+def add_n(inputs, name=None):
+    """Sum of a list of tensors of one dtype and shape (tf.math.add_n; op AddN).
+
+    Raises ValueError when inputs is not a non-empty list of tensors (TensorFlow's message),
+    ValueError at construction when static shapes differ. One input is returned as is (or
+    through Identity when a name is given), as TensorFlow.
+    """
+    if not inputs or not isinstance(inputs, (list, tuple)):
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
+                         "the same dtype and shape.")
+    inputs = [ops.convert_to_tensor(x) for x in inputs]
+    if len(inputs) == 1:
+        if name:
+            from minitf.ops.array_ops import identity
+            return identity(inputs[0], name=name)
+        return inputs[0]
+    return _op("AddN", inputs=inputs, name=name)
+
+
+def where(condition, x=None, y=None, name=None):
+    """TF1 tf.where: with x and y, picks elementwise from x where condition is true, else y
+    (op Select: condition of x's shape, or a vector matching x's first dimension, or a
+    scalar); with neither, the indices of true elements (op Where). ValueError when only one
+    of x, y is given or static shapes disagree.
+    """
+    if x is None and y is None:
+        return _op("Where", input=condition, name=name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    return _op("Select", condition=condition, t=x, e=y, name=name)
+
+
+def where_v2(condition, x=None, y=None, name=None):
+    """tf.where (v2): picks from x where condition is true, else y, with condition, x and y
+    broadcast together (op SelectV2); with neither, the indices of true elements (op Where).
+    """
+    if x is None and y is None:
+        return _op("Where", input=condition, name=name)
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    return _op("SelectV2", condition=condition, t=x, e=y, name=name)
+
+
+def _cast_to(dtype, default_name):
+    def fn(x, name=default_name):
+        return cast(x, dtype, name=name)
+    fn.__name__ = fn.__qualname__ = "to_" + dtype.name.replace("float32", "float").replace(
+        "float64", "double")
+    fn.__doc__ = ("x cast to %s (TF1 tf.%s; deprecated in TensorFlow in favour of tf.cast)."
+                  % (dtype.name, fn.__name__))
+    return fn
+
+
+to_float = _cast_to(dtypes.float32, "ToFloat")
+to_double = _cast_to(dtypes.float64, "ToDouble")
+to_int32 = _cast_to(dtypes.int32, "ToInt32")
+to_int64 = _cast_to(dtypes.int64, "ToInt64")
+to_bfloat16 = _cast_to(dtypes.bfloat16, "ToBFloat16")
+to_complex64 = _cast_to(dtypes.complex64, "ToComplex64")
+to_complex128 = _cast_to(dtypes.complex128, "ToComplex128")
+
+
 # -- Tensor operators (TensorFlow's binary_op_wrapper / r_binary_op_wrapper) --
 
 def _binary(op_name, fn):

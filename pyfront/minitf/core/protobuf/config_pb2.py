@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from minitf.core.framework import graph_pb2 as minitf_dot_core_dot_framework_dot_graph__pb2
+from minitf.core.framework import step_stats_pb2 as minitf_dot_core_dot_framework_dot_step__stats__pb2
 
 
-DESCRIPTOR = _descriptor_pool.POOL.AddSerializedFile(b'\n!minitf/core/protobuf/config.proto\x12\ntensorflow\x1a!minitf/core/framework/graph.proto\"A\n\x15ThreadPoolOptionProto\x12\x13\n\x0bnum_threads\x18\x01 \x01(\x05\x12\x13\n\x0bglobal_name\x18\x02 \x01(\t\"\x8f\x04\n\x0b\x43onfigProto\x12>\n\x0c\x64\x65vice_count\x18\x01 \x03(\x0b\x32(.tensorflow.ConfigProto.DeviceCountEntry\x12$\n\x1cintra_op_parallelism_threads\x18\x02 \x01(\x05\x12$\n\x1cinter_op_parallelism_threads\x18\x05 \x01(\x05\x12\x1f\n\x17use_per_session_threads\x18\t \x01(\x08\x12G\n\x1csession_inter_op_thread_pool\x18\x0c \x03(\x0b\x32!.tensorflow.ThreadPoolOptionProto\x12\x18\n\x10placement_period\x18\x03 \x01(\x05\x12\x16\n\x0e\x64\x65vice_filters\x18\x04 \x03(\t\x12\x1c\n\x14\x61llow_soft_placement\x18\x07 \x01(\x08\x12\x1c\n\x14log_device_placement\x18\x08 \x01(\x08\x12\x1f\n\x17operation_timeout_in_ms\x18\x0b \x01(\x03\x12\x1d\n\x15isolate_session_state\x18\x0f \x01(\x08\x12(\n share_cluster_devices_in_session\x18\x11 \x01(\x08\x1a\x32\n\x10\x44\x65viceCountEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"\x9a\x02\n\nRunOptions\x12\x36\n\x0btrace_level\x18\x01 \x01(\x0e\x32!.tensorflow.RunOptions.TraceLevel\x12\x15\n\rtimeout_in_ms\x18\x02 \x01(\x03\x12\x1c\n\x14inter_op_thread_pool\x18\x03 \x01(\x05\x12\x1f\n\x17output_partition_graphs\x18\x05 \x01(\x08\x12*\n\"report_tensor_allocations_upon_oom\x18\x07 \x01(\x08\"R\n\nTraceLevel\x12\x0c\n\x08NO_TRACE\x10\x00\x12\x12\n\x0eSOFTWARE_TRACE\x10\x01\x12\x12\n\x0eHARDWARE_TRACE\x10\x02\x12\x0e\n\nFULL_TRACE\x10\x03\"=\n\x0bRunMetadata\x12.\n\x10partition_graphs\x18\x03 \x03(\x0b\x32\x14.tensorflow.GraphDefb\x06proto3')
+DESCRIPTOR = _descriptor_pool.POOL.AddSerializedFile(b'\n!minitf/core/protobuf/config.proto\x12\ntensorflow\x1a!minitf/core/framework/graph.proto\x1a&minitf/core/framework/step_stats.proto\"A\n\x15ThreadPoolOptionProto\x12\x13\n\x0bnum_threads\x18\x01 \x01(\x05\x12\x13\n\x0bglobal_name\x18\x02 \x01(\t\"\x8f\x04\n\x0b\x43onfigProto\x12>\n\x0c\x64\x65vice_count\x18\x01 \x03(\x0b\x32(.tensorflow.ConfigProto.DeviceCountEntry\x12$\n\x1cintra_op_parallelism_threads\x18\x02 \x01(\x05\x12$\n\x1cinter_op_parallelism_threads\x18\x05 \x01(\x05\x12\x1f\n\x17use_per_session_threads\x18\t \x01(\x08\x12G\n\x1csession_inter_op_thread_pool\x18\x0c \x03(\x0b\x32!.tensorflow.ThreadPoolOptionProto\x12\x18\n\x10placement_period\x18\x03 \x01(\x05\x12\x16\n\x0e\x64\x65vice_filters\x18\x04 \x03(\t\x12\x1c\n\x14\x61llow_soft_placement\x18\x07 \x01(\x08\x12\x1c\n\x14log_device_placement\x18\x08 \x01(\x08\x12\x1f\n\x17operation_timeout_in_ms\x18\x0b \x01(\x03\x12\x1d\n\x15isolate_session_state\x18\x0f \x01(\x08\x12(\n share_cluster_devices_in_session\x18\x11 \x01(\x08\x1a\x32\n\x10\x44\x65viceCountEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"\x9a\x02\n\nRunOptions\x12\x36\n\x0btrace_level\x18\x01 \x01(\x0e\x32!.tensorflow.RunOptions.TraceLevel\x12\x15\n\rtimeout_in_ms\x18\x02 \x01(\x03\x12\x1c\n\x14inter_op_thread_pool\x18\x03 \x01(\x05\x12\x1f\n\x17output_partition_graphs\x18\x05 \x01(\x08\x12*\n\"report_tensor_allocations_upon_oom\x18\x07 \x01(\x08\"R\n\nTraceLevel\x12\x0c\n\x08NO_TRACE\x10\x00\x12\x12\n\x0eSOFTWARE_TRACE\x10\x01\x12\x12\n\x0eHARDWARE_TRACE\x10\x02\x12\x0e\n\nFULL_TRACE\x10\x03\"h\n\x0bRunMetadata\x12)\n\nstep_stats\x18\x01 \x01(\x0b\x32\x15.tensorflow.StepStats\x12.\n\x10partition_graphs\x18\x03 \x03(\x0b\x32\x14.tensorflow.GraphDefb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -34,16 +35,16 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._loaded_options = None
   _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_options = b'8\001'
-  _globals['_THREADPOOLOPTIONPROTO']._serialized_start=84
-  _globals['_THREADPOOLOPTIONPROTO']._serialized_end=149
-  _globals['_CONFIGPROTO']._serialized_start=152
-  _globals['_CONFIGPROTO']._serialized_end=679
-  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_start=629
-  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_end=679
-  _globals['_RUNOPTIONS']._serialized_start=682
-  _globals['_RUNOPTIONS']._serialized_end=964
-  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_start=882
-  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_end=964
-  _globals['_RUNMETADATA']._serialized_start=966
-  _globals['_RUNMETADATA']._serialized_end=1027
+  _globals['_THREADPOOLOPTIONPROTO']._serialized_start=124
+  _globals['_THREADPOOLOPTIONPROTO']._serialized_end=189
+  _globals['_CONFIGPROTO']._serialized_start=192
+  _globals['_CONFIGPROTO']._serialized_end=719
+  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_start=669
+  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_end=719
+  _globals['_RUNOPTIONS']._serialized_start=722
+  _globals['_RUNOPTIONS']._serialized_end=1004
+  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_start=922
+  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_end=1004
+  _globals['_RUNMETADATA']._serialized_start=1006
+  _globals['_RUNMETADATA']._serialized_end=1110
 # @@protoc_insertion_point(module_scope)

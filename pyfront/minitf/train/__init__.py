@@ -1,0 +1,51 @@
+"""tf.train (TF1): graph I/O helpers.
+
+Only write_graph lives here for now; other engineers add their own exports.
+"""
+import os
+
+from google.protobuf import text_format
+
+from minitf.framework import ops
+
+
+def _to_text(graph_def):
+    # TensorFlow passes float_format='' (shortest round-trip floats); protobuf
+    # 7 dropped that argument and formats floats that way by default.
+    try:
+        return text_format.MessageToString(graph_def, float_format="")
+    except TypeError:
+        return text_format.MessageToString(graph_def)
+
+
+def write_graph(graph_or_graph_def, logdir, name, as_text=True):
+    """Writes a graph proto to `logdir/name` (tf.io.write_graph / tf.train.write_graph).
+
+    Args:
+      graph_or_graph_def: a Graph (its as_graph_def() is written) or a
+        GraphDef proto.
+      logdir: directory, created (with parents) when missing.
+      name: file name inside logdir.
+      as_text: True writes protobuf text format exactly as TensorFlow does
+        (text_format.MessageToString, shortest round-trip floats); False writes the
+        deterministic binary serialization.
+    Returns:
+      The path written, os.path.join(logdir, name).
+    Raises:
+      OSError when the directory or file cannot be written.
+    """
+    if isinstance(graph_or_graph_def, ops.Graph):
+        graph_def = graph_or_graph_def.as_graph_def()
+    else:
+        graph_def = graph_or_graph_def
+    os.makedirs(logdir, exist_ok=True)
+    path = os.path.join(logdir, name)
+    if as_text:
+        data = _to_text(graph_def).encode("utf-8")
+    else:
+        data = graph_def.SerializeToString(deterministic=True)
+    tmp = "%s.tmp%d" % (path, os.getpid())
+    with open(tmp, "wb") as f:  # atomic like TensorFlow's atomic_write_string_to_file
+        f.write(data)
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,30 @@
+import tensorflow as tf1
+tf = tf1.compat.v1
+tf.disable_eager_execution()
+g = tf.Graph()
+with g.as_default():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.identity(x, name="y")
+    z = tf.add(y, 1.0, name="z")
+    print(g.is_feedable(x), g.is_feedable(y), g.is_fetchable(y), g.is_fetchable(y.op))
+    g.prevent_feeding(y)
+    g.prevent_fetching(z.op)
+    print(g.is_feedable(x), g.is_feedable(y), g.is_fetchable(z), g.is_fetchable(z.op), g.is_fetchable(y))
+    try: g.is_feedable("y:0")
+    except Exception as e: print(type(e).__name__, e)
+    print(g.is_fetchable("y"))
+    with tf.Session() as s:
+        for fetch, feed in [(z, {x: [1, 2]}), (z.op, {x: [1, 2]}), ("z:0", {x: [1, 2]}), (y, {y: [1, 2]}), ([x, z], {x: [1,2]})]:
+            try: print(s.run(fetch, feed))
+            except Exception as e: print(type(e).__name__, e)
+        try: print(s.run(y, {"y:0": [1.0, 2.0]}))
+        except Exception as e: print(type(e).__name__, e)
+        f = s.make_callable(z, [x])
+        try: f([1,2])
+        except Exception as e: print("mc", type(e).__name__, e)
+        try: s.make_callable(y, [y])
+        except Exception as e: print("mc", type(e).__name__, e)
+        try: s.partial_run_setup([z], [x])
+        except Exception as e: print("pr", type(e).__name__, e)
+        try: s.partial_run_setup([y], [y])
+        except Exception as e: print("pr", type(e).__name__, e)
