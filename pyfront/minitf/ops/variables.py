@@ -5,7 +5,11 @@ ReadVariableOp), with TensorFlow 2.21 compat.v1 graph-mode naming:
     Variable                             VarHandleOp
     Variable/IsInitialized/VarIsInitializedOp  (when registered)
     Variable/Assign                      AssignVariableOp  (the initializer)
-    Variable/Read/ReadVariableOp         ReadVariableOp    (value())
+    Variable/Read/ReadVariableOp         ReadVariableOp    (what Session.run(v) fetches)
+
+Every other use of the variable as a tensor (value(), operators, tf.* ops) reads it afresh with a
+new ReadVariableOp in the current name scope, under the current control dependencies, as
+TensorFlow does: a read inside `control_dependencies([v.assign(...)])` sees the assigned value.
 
 The variable's value lives in the Session (C resource manager) and survives
 across runs until the session is closed.
@@ -136,13 +140,16 @@ class ResourceVariable:
         return self._initial_value
 
     def value(self):
-        """The tensor reading the variable (Variable/Read/ReadVariableOp)."""
-        return self._graph_element
+        """A new read of the variable (op ReadVariableOp in the current name scope, under the
+        current control dependencies), as tf.Variable.value() in graph mode."""
+        return self._read_variable_op()
 
     def read_value(self):
-        """A new ReadVariableOp in a "Read" name scope."""
+        """A new read in a "Read" name scope, through an Identity (Read/ReadVariableOp,
+        Identity), as TensorFlow's ResourceVariable.read_value."""
         with ops.name_scope("Read"):
-            return self._read_variable_op()
+            value = self._read_variable_op()
+        return outputs_of(apply_op("Identity", input=value))
 
     def _as_graph_element(self):
         return self._graph_element
