@@ -125,7 +125,7 @@ def main():
                                              "best"))
     for name, (t, tt, ratio, best) in res.items():
         npt = nps.get(name)
-        print("%-36s %10.2f %10s %10s %7s" % (
+        print("%-36s %10.2f %10s %10s %7s %7s" % (
             name, t * 1e3, "%.2f" % (tt * 1e3) if tt else "-",
             "%.2f" % (npt * 1e3) if npt else "-", "%.2f" % ratio if ratio else "-",
             "%.2f" % best if best else "-"))
