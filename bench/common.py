@@ -92,6 +92,9 @@ def tf_serve(setup):
 class _TFServer:
     def __init__(self, script, python):
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="")
+        # a minitf library preloaded to compare builds (as make asan-pytest does) would
+        # interpose its TF_* C API on TensorFlow's own
+        env.pop("LD_PRELOAD", None)
         self.proc = subprocess.Popen([python, script, "--tf-serve"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, env=env)
