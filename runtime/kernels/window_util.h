@@ -2,9 +2,10 @@
  * sizes and paddings per padding mode (TensorFlow's GetWindowedOutputSize
  * rules), the strides/dilations/explicit_paddings attr checks with
  * TensorFlow's wording, NCHW <-> NHWC transposes and half/bfloat16 <->
- * float conversion of whole buffers, and a work-sharing parallel loop.
- * Header-only (static functions), used
- * by conv_ops.c and pooling_ops.c. */
+ * float conversion of whole buffers; also a work-sharing parallel loop and
+ * the vector-clone attribute for hot loops. Header-only (static functions),
+ * used by conv_ops.c and pooling_ops.c (nn_ops.c and image_ops.c for the
+ * last two). */
 #ifndef MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
 #define MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
 
