@@ -9,11 +9,15 @@ tests/fixtures/summary/image/:
              attr's default) and, per emitted image k, pixels_k: TF's PNG
              decoded by tf.io.decode_png ([height, width, channels] uint8)
   NAME.pb    the serialized Summary TensorFlow's ImageSummary returned
+  opdef.pbtxt  TensorFlow's OpDef of ImageSummary (docs stripped)
 """
 import os
 
 import numpy as np
 import tensorflow as tf
+from google.protobuf import text_format
+from tensorflow.core.framework import op_def_pb2
+from tensorflow.python.framework import op_def_registry
 from tensorflow.python.ops import gen_logging_ops
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures",
@@ -59,8 +63,20 @@ def cases():
     return c
 
 
+def write_opdef():
+    op = op_def_pb2.OpDef()
+    op.CopyFrom(op_def_registry.get("ImageSummary"))
+    for f in ("summary", "description"):
+        op.ClearField(f)
+    for a in list(op.input_arg) + list(op.output_arg) + list(op.attr):
+        a.ClearField("description")
+    with open(os.path.join(OUT, "opdef.pbtxt"), "w") as f:
+        f.write(text_format.MessageToString(op))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    write_opdef()
     v1 = tf.compat.v1
     for name, (tensor, max_images, bad_color) in cases().items():
         kw = {} if bad_color is None else {"bad_color": tf.make_tensor_proto(bad_color)}
