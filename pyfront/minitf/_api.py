@@ -82,6 +82,15 @@ from minitf.ops.sparse_ops import (  # noqa: F401,E402
     sparse_add, sparse_placeholder, sparse_reorder, sparse_tensor_dense_matmul,
     sparse_tensor_to_dense)
 from minitf import train  # noqa: F401,E402
+from minitf import initializers  # noqa: F401,E402
+from minitf.ops.init_ops import (  # noqa: F401,E402
+    constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
+    ones_initializer, random_normal_initializer, random_uniform_initializer,
+    truncated_normal_initializer, uniform_unit_scaling_initializer,
+    variance_scaling_initializer, zeros_initializer)
+from minitf.ops.variable_scope import (  # noqa: F401,E402
+    AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
+    no_regularizer, variable_scope)
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 

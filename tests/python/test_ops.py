@@ -111,7 +111,12 @@ def test_variables():
     g = tf.get_default_graph()
     assert v.name == "Variable:0" and w.name == "w:0"
     assert v.op.type == "VarHandleOp" and v.initializer.name == "Variable/Assign"
-    assert v.value().name == "Variable/Read/ReadVariableOp:0"
+    # each use reads afresh, named as TF 2.21 names them (ReadVariableOp for w * 3.0,
+    # add/ReadVariableOp for + v, then this one)
+    assert v.value().name == "ReadVariableOp_1:0"
+    reads = [op.name for op in g.get_operations() if op.type == "ReadVariableOp"]
+    assert reads == ["Variable/Read/ReadVariableOp", "w/Read/ReadVariableOp", "ReadVariableOp",
+                     "add/ReadVariableOp", "ReadVariableOp_1"]
     assert w.shape.as_list() == [1, 2] and w.dtype == tf.float32
     assert init.name == "init" and set(c.name for c in init.control_inputs) == {
         "Variable/Assign", "w/Assign"}
@@ -139,3 +144,15 @@ def test_raw_ops_generated_from_registry():
         tf.raw_ops.NoSuchOp
     assert tf.compat.v1.raw_ops is tf.raw_ops
     assert tf.compat.v1.constant is tf.constant
+
+
+def test_variable_read_under_control_dependencies_sees_the_assignment():
+    # TF 2.21: y = v + 1 inside control_dependencies([assign]) reads after the assign: 3.0
+    v = tf.Variable(1.0, name="v")
+    assign = v.assign(2.0)
+    with tf.control_dependencies([assign]):
+        y = v + 1
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(y) == 3.0
+        assert sess.run(v) == 2.0

@@ -5,11 +5,16 @@ ReadVariableOp), with TensorFlow 2.21 compat.v1 graph-mode naming:
     Variable                             VarHandleOp
     Variable/IsInitialized/VarIsInitializedOp  (when registered)
     Variable/Assign                      AssignVariableOp  (the initializer)
-    Variable/Read/ReadVariableOp         ReadVariableOp    (value())
+    Variable/Read/ReadVariableOp         ReadVariableOp    (what Session.run(v) fetches)
+
+Every other use of the variable as a tensor (value(), operators, tf.* ops) reads it afresh with a
+new ReadVariableOp in the current name scope, under the current control dependencies, as
+TensorFlow does: a read inside `control_dependencies([v.assign(...)])` sees the assigned value.
 
 The variable's value lives in the Session (C resource manager) and survives
 across runs until the session is closed.
 """
+from minitf.core.framework import attr_value_pb2
 from minitf.framework import dtypes, op_def_library, ops, tensor_shape
 from minitf.framework.op_def_library import apply_op, outputs_of
 from minitf.ops import control_flow_ops
@@ -49,19 +54,27 @@ class ResourceVariable:
         if trainable and ops.GraphKeys.TRAINABLE_VARIABLES not in collections:
             collections.append(ops.GraphKeys.TRAINABLE_VARIABLES)
         values = [] if init_from_fn else [initial_value]
-        with ops.name_scope(name, "Variable", values) as scope:
+        # As TensorFlow's init_scope: a variable ignores the control dependencies around it.
+        with ops.control_dependencies(None), \
+                ops.name_scope(name, "Variable", values) as scope:
             handle_name = scope[:-1]
-            with ops.name_scope("Initializer"):
-                value = initial_value() if init_from_fn else initial_value
-                self._initial_value = ops.convert_to_tensor(value, name="initial_value",
-                                                            dtype=dtype)
-            self._dtype = self._initial_value.dtype.base_dtype
-            self._shape = (tensor_shape.as_shape(shape) if shape is not None else
-                           self._initial_value.shape if validate_shape else
-                           tensor_shape.unknown_shape())
-            self._handle = outputs_of(apply_op(
-                "VarHandleOp", dtype=self._dtype, shape=self._shape, shared_name=handle_name,
-                container=ops.get_default_graph()._container, name=scope))
+            # TensorFlow colocates the initializer ops and the handle with the variable
+            # (attr _class = ["loc:@<handle name>"]).
+            loc = attr_value_pb2.AttrValue(list=attr_value_pb2.AttrValue.ListValue(
+                s=[("loc:@%s" % handle_name).encode()]))
+            with ops.get_default_graph()._attr_scope({"_class": loc}):
+                with ops.name_scope("Initializer"):
+                    value = initial_value() if init_from_fn else initial_value
+                    self._initial_value = ops.convert_to_tensor(value, name="initial_value",
+                                                                dtype=dtype)
+                self._dtype = self._initial_value.dtype.base_dtype
+                self._shape = (tensor_shape.as_shape(shape) if shape is not None else
+                               self._initial_value.shape if validate_shape else
+                               tensor_shape.unknown_shape())
+                self._handle = outputs_of(apply_op(
+                    "VarHandleOp", dtype=self._dtype, shape=self._shape,
+                    shared_name=handle_name, container=ops.get_default_graph()._container,
+                    name=scope))
             self._graph = self._handle.graph
             if _registered("VarIsInitializedOp"):
                 with ops.name_scope("IsInitialized"):
@@ -127,13 +140,16 @@ class ResourceVariable:
         return self._initial_value
 
     def value(self):
-        """The tensor reading the variable (Variable/Read/ReadVariableOp)."""
-        return self._graph_element
+        """A new read of the variable (op ReadVariableOp in the current name scope, under the
+        current control dependencies), as tf.Variable.value() in graph mode."""
+        return self._read_variable_op()
 
     def read_value(self):
-        """A new ReadVariableOp in a "Read" name scope."""
+        """A new read in a "Read" name scope, through an Identity (Read/ReadVariableOp,
+        Identity), as TensorFlow's ResourceVariable.read_value."""
         with ops.name_scope("Read"):
-            return self._read_variable_op()
+            value = self._read_variable_op()
+        return outputs_of(apply_op("Identity", input=value))
 
     def _as_graph_element(self):
         return self._graph_element
