@@ -883,7 +883,15 @@ static void attr_def_to_proto(mt_pb_writer* w, const mt_attr_def* a) {
   mt_pb_writer sub = mt_pb_writer_make(), val = mt_pb_writer_make();
   mt_pb_put_string_field(&sub, 1, a->name);
   mt_pb_put_string_field(&sub, 2, a->type);
-  if (a->has_default) {
+  if (a->has_default && a->default_value.kind == MT_ATTR_TENSOR && !a->default_value.is_list &&
+      a->default_value.v.tensor) {
+    /* REGISTER_OP's text defaults are typed fields (int_val: 255 ...), so
+     * OpDefs carry them that way, not as tensor_content. */
+    mt_pb_writer tp = mt_pb_writer_make();
+    mt_tensor_to_proto_as(&tp, a->default_value.v.tensor, MT_PROTO_TYPED);
+    mt_pb_put_message(&val, 8, &tp);
+    mt_pb_put_message(&sub, 3, &val);
+  } else if (a->has_default) {
     mt_attr_value_to_proto(&val, &a->default_value);
     mt_pb_put_message(&sub, 3, &val);
   }

@@ -70,6 +70,100 @@ static const char* kNumberTypes =
 static const char* kRealNumberTypes =
     "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64";
 
+/* ---- tensor defaults, in TensorFlow's text format ----
+ * REGISTER_OP writes tensor defaults as TensorProto text, e.g.
+ *   { dtype: DT_UINT8 tensor_shape { dim { size: 4 } } int_val: 255 ... }
+ * The subset read here: dtype, tensor_shape dims, int_val (integer dtypes
+ * up to 32 bits) and float_val (float); a value list shorter than the
+ * shape repeats its last value, as TensorFlow fills it. */
+
+typedef struct text_cursor {
+  const char* p;
+  char tok[64];
+} text_cursor;
+
+/* Next token: "{", "}", ":" or a run of other non-space characters.
+ * Returns 0 at the end of the text. */
+static int next_token(text_cursor* c) {
+  while (isspace((unsigned char)*c->p)) c->p++;
+  if (!*c->p) return 0;
+  size_t n = 0;
+  if (strchr("{}:", *c->p)) {
+    c->tok[n++] = *c->p++;
+  } else {
+    while (*c->p && !isspace((unsigned char)*c->p) && !strchr("{}:", *c->p)) {
+      if (n + 1 < sizeof c->tok) c->tok[n++] = *c->p;
+      c->p++;
+    }
+  }
+  c->tok[n] = '\0';
+  return 1;
+}
+
+static int expect_token(text_cursor* c, const char* want) {
+  return next_token(c) && strcmp(c->tok, want) == 0;
+}
+
+/* "NAME :" then the value token; returns 0 unless both are there. */
+static int field_value(text_cursor* c) { return expect_token(c, ":") && next_token(c); }
+
+static int parse_dims(text_cursor* c, int64_t* dims, int* ndims) {
+  if (!expect_token(c, "{")) return 0;
+  while (next_token(c)) {
+    if (strcmp(c->tok, "}") == 0) return 1;
+    if (strcmp(c->tok, "dim") != 0 || *ndims == MT_MAX_DIMS || !expect_token(c, "{") ||
+        !expect_token(c, "size") || !field_value(c))
+      return 0;
+    dims[(*ndims)++] = strtoll(c->tok, NULL, 10);
+    if (!expect_token(c, "}")) return 0;
+  }
+  return 0;
+}
+
+static int store_values(TF_Tensor* t, const double* vals, int nvals) {
+  int64_t n = mt_tensor_nelems(t);
+  void* d = mt_tensor_data(t);
+  for (int64_t k = 0; k < n; k++) {
+    double v = nvals ? vals[k < nvals ? k : nvals - 1] : 0;
+    switch (t->dtype) {
+      case TF_UINT8: ((uint8_t*)d)[k] = (uint8_t)v; break;
+      case TF_INT8: ((int8_t*)d)[k] = (int8_t)v; break;
+      case TF_UINT16: ((uint16_t*)d)[k] = (uint16_t)v; break;
+      case TF_INT16: ((int16_t*)d)[k] = (int16_t)v; break;
+      case TF_INT32: ((int32_t*)d)[k] = (int32_t)v; break;
+      case TF_FLOAT: ((float*)d)[k] = (float)v; break;
+      default: return 0;
+    }
+  }
+  return 1;
+}
+
+static int parse_tensor_text(const char* text, TF_Tensor** out) {
+  text_cursor c = {text, {0}};
+  TF_DataType dt = 0;
+  int64_t dims[MT_MAX_DIMS];
+  int ndims = 0, nvals = 0, ok = 1, closed = 0;
+  double vals[64];
+  if (!expect_token(&c, "{")) return 0;
+  while (ok && !closed && next_token(&c)) {
+    if (strcmp(c.tok, "}") == 0) closed = 1;
+    else if (strcmp(c.tok, "dtype") == 0) ok = field_value(&c) && (dt = mt_dtype_from_name(c.tok));
+    else if (strcmp(c.tok, "tensor_shape") == 0) ok = parse_dims(&c, dims, &ndims);
+    else if (strcmp(c.tok, "int_val") == 0 || strcmp(c.tok, "float_val") == 0)
+      ok = nvals < 64 && field_value(&c) && ((vals[nvals++] = strtod(c.tok, NULL)), 1);
+    else ok = 0;
+  }
+  int64_t n = mt_num_elements(dims, ndims);
+  if (!ok || !closed || next_token(&c) || !dt || n < 0 || n > 1024 || nvals > n) return 0;
+  TF_Tensor* t = TF_AllocateTensor(dt, dims, ndims, (size_t)n * TF_DataTypeSize(dt));
+  if (!t || !store_values(t, vals, nvals)) {
+    if (t) TF_DeleteTensor(t);
+    return 0;
+  }
+  *out = t;
+  return 1;
+}
+
 /* Parses one scalar value of `kind` from text into v (not a list). */
 static int parse_scalar(mt_attr_kind kind, const char* text, mt_attr_value* v, TF_Status* s) {
   v->kind = kind;
@@ -123,6 +217,10 @@ static int parse_scalar(mt_attr_kind kind, const char* text, mt_attr_value* v, T
       for (int k = 0; k < rank; k++) v->v.shape.dims[k] = strtoll(parts[k], NULL, 10);
       return 1;
     }
+    case MT_ATTR_TENSOR:
+      v->v.tensor = NULL;
+      if (!parse_tensor_text(text, &v->v.tensor)) break;
+      return 1;
     default:
       break;
   }

@@ -122,6 +122,13 @@ TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Sta
   return out;
 }
 
+static int same_shape(const TF_Tensor* a, const TF_Tensor* b) {
+  if (a->ndims != b->ndims) return 0;
+  for (int k = 0; k < a->ndims; k++)
+    if (a->dims[k] != b->dims[k]) return 0;
+  return 1;
+}
+
 void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_Tensor* value,
                    TF_Status* s) {
   if (h->dtype && value->dtype != h->dtype) {
@@ -146,6 +153,16 @@ void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_T
     mt_status_setf(s, TF_INVALID_ARGUMENT,
                    "Trying to assign variable with wrong dtype. Expected %s got %s",
                    mt_dtype_name(v->dtype), mt_dtype_name(value->dtype));
+    return;
+  }
+  if (v->value && !same_shape(v->value, value)) { /* TF's AssignVariableOp check */
+    char want[256], got[256];
+    pthread_mutex_unlock(&v->mu);
+    mt_tensor_free(copy);
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Trying to assign to variable with tensor with wrong shape. Expected %s got %s",
+                   mt_dims_str(v->value->dims, v->value->ndims, want, sizeof(want)),
+                   mt_dims_str(value->dims, value->ndims, got, sizeof(got)));
     return;
   }
   TF_Tensor* old = v->value;

@@ -65,7 +65,7 @@ TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Sta
 /* Makes `value` the variable's value (its buffer is taken when `value` is
  * its only reference, copied otherwise); creates the
  * variable on first use. TF_INVALID_ARGUMENT when the dtype differs from
- * the handle's. */
+ * the handle's, or the shape from the value the variable already holds. */
 void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_Tensor* value,
                    TF_Status* s);
 /* 1 if the variable exists and holds a value. */

@@ -1,6 +1,10 @@
 """Compares minitf's registered OpDefs with real TensorFlow's (developer tool).
 
-Usage: /opt/tfvenv/bin/python tools/check_opdefs_against_tf.py [build/libc_api.so]
+Usage: /opt/tfvenv/bin/python tools/check_opdefs_against_tf.py [build/libc_api.so] [--write]
+
+With --write, also writes TensorFlow's OpDefs of every op minitf registers (stripped as below)
+to tests/fixtures/tf_opdefs.pb, which tests/python/test_op_defs.py compares with minitf's
+registry on every test run.
 
 The OpList is read from libc_api.so in a separate interpreter that does not
 import TensorFlow (TensorFlow's own TF_* symbols would interpose). Docs,
@@ -39,11 +43,13 @@ def strip(op):
 
 
 def main():
-    lib = sys.argv[1] if len(sys.argv) > 1 else "build/libc_api.so"
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    lib = args[0] if args else "build/libc_api.so"
     raw = subprocess.run(["python3", "-c", DUMP, lib], check=True, capture_output=True).stdout
     mine = op_def_pb2.OpList()
     mine.ParseFromString(raw)
     bad = 0
+    fixture = op_def_pb2.OpList()
     for op in mine.op:
         tf_op = op_def_registry.get(op.name)
         if tf_op is None:
@@ -51,11 +57,16 @@ def main():
             continue
         theirs = op_def_pb2.OpDef()
         theirs.CopyFrom(tf_op)
+        fixture.op.add().CopyFrom(strip(op_def_pb2.OpDef.FromString(tf_op.SerializeToString())))
         if strip(op).SerializeToString(deterministic=True) != strip(theirs).SerializeToString(
                 deterministic=True):
             bad += 1
             print(f"{op.name}: DIFFERS\n  minitf: {op}\n  tf:     {theirs}")
     print(f"{len(mine.op)} ops compared, {bad} differ")
+    if "--write" in sys.argv:
+        with open("tests/fixtures/tf_opdefs.pb", "wb") as f:
+            f.write(fixture.SerializeToString(deterministic=True))
+        print("wrote tests/fixtures/tf_opdefs.pb (%d ops)" % len(fixture.op))
     return 1 if bad else 0
 
 

@@ -89,6 +89,19 @@ static PyArray_Descr* bfloat16_descr(void) {
 
 /* TF dtype for a NumPy array, or 0 when TensorFlow has none. */
 static TF_DataType tf_type_of(PyArrayObject* a) {
+  /* Integers by signedness and size: NumPy has two type numbers for some
+   * 64-bit integers (long / long long), either of which an array can carry. */
+  int num = PyArray_TYPE(a);
+  if (PyTypeNum_ISINTEGER(num)) {
+    int unsigned_ = PyTypeNum_ISUNSIGNED(num);
+    switch (PyArray_ITEMSIZE(a)) {
+      case 1: return unsigned_ ? TF_UINT8 : TF_INT8;
+      case 2: return unsigned_ ? TF_UINT16 : TF_INT16;
+      case 4: return unsigned_ ? TF_UINT32 : TF_INT32;
+      case 8: return unsigned_ ? TF_UINT64 : TF_INT64;
+      default: return (TF_DataType)0;
+    }
+  }
   switch (PyArray_TYPE(a)) {
     case NPY_FLOAT32: return TF_FLOAT;
     case NPY_FLOAT64: return TF_DOUBLE;

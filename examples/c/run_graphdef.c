@@ -31,32 +31,47 @@ static char* read_file(const char* path, size_t* len) {
   return buf;
 }
 
-/* Parses a little-endian float32 C-order .npy file of rank 1 or 2. Returns
- * the data (inside *file, which the caller frees) or NULL. */
-static float* parse_npy(char* file, size_t len, int64_t* dims, int* ndims) {
-  if (len < 10 || memcmp(file, "\x93NUMPY", 6) != 0) return NULL;
-  size_t hlen = file[6] == 1 ? (size_t)(unsigned char)file[8] | (size_t)(unsigned char)file[9] << 8
-                             : (size_t)(unsigned char)file[8] | (size_t)(unsigned char)file[9] << 8 |
-                                   (size_t)(unsigned char)file[10] << 16;
-  size_t start = (file[6] == 1 ? 10 : 12) + hlen;
-  if (start > len) return NULL;
-  char header[512];
+#define MAX_RANK 8
+
+/* Parses a little-endian float32 C-order .npy file (any rank up to
+ * MAX_RANK). Returns the data (inside `file`, which the caller frees) or
+ * NULL with a reason in *why. */
+static float* parse_npy(char* file, size_t len, int64_t* dims, int* ndims, const char** why) {
+  *why = "not a .npy file";
+  if (len < 12 || memcmp(file, "\x93NUMPY", 6) != 0) return NULL;
+  int v1 = file[6] == 1;
+  size_t at = v1 ? 10 : 12;
+  size_t hlen = (size_t)(unsigned char)file[8] | (size_t)(unsigned char)file[9] << 8;
+  if (!v1) hlen |= (size_t)(unsigned char)file[10] << 16 | (size_t)(unsigned char)file[11] << 24;
+  if (hlen > len - at) return NULL;
+  char header[1024];
   size_t n = hlen < sizeof(header) - 1 ? hlen : sizeof(header) - 1;
-  memcpy(header, file + (file[6] == 1 ? 10 : 12), n);
+  memcpy(header, file + at, n);
   header[n] = '\0';
+  *why = "expected float32 ('<f4') data in C order";
   if (!strstr(header, "'<f4'") || strstr(header, "'fortran_order': True")) return NULL;
   char* shape = strstr(header, "'shape': (");
+  *why = "malformed shape in the .npy header";
   if (!shape) return NULL;
   shape += 10;
   *ndims = 0;
-  while (*shape && *shape != ')' && *ndims < 2) {
-    dims[(*ndims)++] = strtoll(shape, &shape, 10);
+  int64_t count = 1;
+  while (*shape && *shape != ')') {
+    if (*ndims == MAX_RANK) {
+      *why = "rank above 8";
+      return NULL;
+    }
+    char* end;
+    long long d = strtoll(shape, &end, 10);
+    if (end == shape || d < 0) return NULL;
+    dims[(*ndims)++] = d;
+    count *= d;
+    shape = end;
     while (*shape == ',' || *shape == ' ') shape++;
   }
-  int64_t count = 1;
-  for (int k = 0; k < *ndims; k++) count *= dims[k];
-  if (start + (size_t)count * 4 > len) return NULL;
-  return (float*)(file + start);
+  *why = "file shorter than its shape";
+  if ((uint64_t)count > (len - at - hlen) / 4) return NULL;
+  return (float*)(file + at + hlen);
 }
 
 static void free_nothing(void* data, size_t len, void* arg) { (void)data; (void)len; (void)arg; }
@@ -68,14 +83,20 @@ int main(int argc, char** argv) {
   }
   const char* in_name = argc > 3 ? argv[3] : "x";
   const char* out_name = argc > 4 ? argv[4] : "probs";
-  size_t glen, xlen;
+  size_t glen = 0, xlen = 0;
   char* gbytes = read_file(argv[1], &glen);
   char* xbytes = read_file(argv[2], &xlen);
-  int64_t dims[2];
+  int64_t dims[MAX_RANK];
   int ndims = 0;
-  float* x = xbytes ? parse_npy(xbytes, xlen, dims, &ndims) : NULL;
+  const char* why = "cannot read the file";
+  float* x = xbytes ? parse_npy(xbytes, xlen, dims, &ndims, &why) : NULL;
   if (!gbytes || !x) {
-    fprintf(stderr, "cannot read %s\n", !gbytes ? argv[1] : argv[2]);
+    if (!gbytes)
+      fprintf(stderr, "cannot read %s\n", argv[1]);
+    else
+      fprintf(stderr, "%s: %s\n", argv[2], why);
+    free(gbytes);
+    free(xbytes);
     return 1;
   }
 
@@ -102,7 +123,8 @@ int main(int argc, char** argv) {
   }
   sess = TF_NewSession(graph, NULL, status);
   if (TF_GetCode(status) != TF_OK) goto fail;
-  size_t bytes = (size_t)(dims[0] * (ndims > 1 ? dims[1] : 1)) * sizeof(float);
+  size_t bytes = sizeof(float);
+  for (int k = 0; k < ndims; k++) bytes *= (size_t)dims[k];
   in = TF_NewTensor(TF_FLOAT, dims, ndims, x, bytes, free_nothing, NULL);
   TF_Output feed = {in_op, 0};
   TF_Output fetch = {out_op, 0};

@@ -190,6 +190,21 @@ def main(argv=None):
     p_ins.add_argument("--png", metavar="OUT.png",
                        help="draw the graph as PNG (needs the graphviz package and dot)")
     args = parser.parse_args(argv)
+    try:
+        return _dispatch(args)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        # a user's mistake (missing file, bad feed name or shape): one line, not a traceback
+        print("minitf %s: error: %s" % (args.cmd, e), file=sys.stderr)
+        return 2
+    except Exception as e:  # minitf.errors.OpError and kin: the runtime's message
+        if type(e).__module__.startswith("minitf"):
+            print("minitf %s: %s: %s" % (args.cmd, type(e).__name__,
+                                         getattr(e, "message", str(e))), file=sys.stderr)
+            return 2
+        raise
+
+
+def _dispatch(args):
     if args.cmd == "demo":
         result = demo()
         ok = result["max_diff"] <= 1e-5 and result["accuracy"] == result["tf_accuracy"]
@@ -197,6 +212,8 @@ def main(argv=None):
     if args.cmd == "inspect":
         inspect(args.graph)
         return draw(args.graph, args.dot, args.png)
+    if args.graph is not None and not os.path.exists(args.graph):
+        raise OSError("no such file: %s" % args.graph)
     feeds = [_parse_feed(f) for f in args.feed]
     graph = args.graph or DEFAULT_GRAPH
     if args.graph is None and not feeds:

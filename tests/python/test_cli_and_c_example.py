@@ -113,3 +113,15 @@ def test_c_example_is_clean_under_valgrind(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "ERROR SUMMARY: 0 errors" in proc.stderr
+
+
+def test_cli_reports_user_mistakes_in_one_line(tmp_path, capsys):
+    bad = tmp_path / "x.npy"
+    np.save(bad, np.zeros((2, 3), np.float32))
+    graph = os.path.join(FIXTURE, "graph.pb")
+    assert cli.main(["run", str(tmp_path / "nope.pb"), "--fetch", "probs:0"]) == 2
+    assert cli.main(["run", graph, "--feed", "x:0=%s" % bad, "--fetch", "probs:0"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["minitf run: error: no such file: %s" % (tmp_path / "nope.pb"),
+                   "minitf run: error: Cannot feed value of shape (2, 3) for Tensor x:0, which "
+                   "has shape (None, 64)"]

@@ -123,3 +123,17 @@ def test_bias_add_nchw():
         v = np.arange(12, dtype=np.float32).reshape(1, 3, 2, 2)
         got = run(tf.nn.bias_add(v, np.float32([1, 2, 3]), data_format="NCHW"))
     np.testing.assert_array_equal(got, v + np.float32([1, 2, 3])[:, None, None])
+
+
+def test_fused_batch_norm_builds_tensorflows_nodes():
+    # TF 2.21: no name scope; Consts for the missing statistics; the op named FusedBatchNormV3
+    x = tf.placeholder(tf.float32, [1, 2, 2, 3], name="x")
+    s = tf.placeholder(tf.float32, [3], name="s")
+    o = tf.placeholder(tf.float32, [3], name="o")
+    tf.nn.fused_batch_norm(x, s, o, is_training=True)
+    tf.nn.fused_batch_norm(x, s, o, mean=o, variance=s, is_training=False, name="bn")
+    assert [op.name + ":" + op.type for op in tf.get_default_graph().get_operations()] == [
+        "x:Placeholder", "s:Placeholder", "o:Placeholder", "Const:Const", "Const_1:Const",
+        "FusedBatchNormV3:FusedBatchNormV3", "bn:FusedBatchNormV3"]
+    with pytest.raises(ValueError, match="None values not supported."):
+        tf.nn.fused_batch_norm(x, s, None, is_training=True)

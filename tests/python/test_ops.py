@@ -156,3 +156,39 @@ def test_variable_read_under_control_dependencies_sees_the_assignment():
         sess.run(v.initializer)
         assert sess.run(y) == 3.0
         assert sess.run(v) == 2.0
+
+
+def test_assign_checks_the_variable_shape():
+    # TF 2.21: a static mismatch is a ValueError; one known only at run time is an
+    # InvalidArgumentError from AssignVariableOp; the variable keeps its value
+    v = tf.Variable(tf.zeros([3]))
+    with pytest.raises(ValueError, match=r"Cannot assign value to variable ' Variable:0': Shape "
+                       r"mismatch.The variable shape \(3,\), and the assigned value shape \(5,\) "
+                       r"are incompatible."):
+        v.assign(tf.zeros([5]))
+    p = tf.placeholder(tf.float32, [None])
+    a = v.assign(p)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"Trying to assign to variable with tensor with wrong shape. "
+                                 r"Expected \[3\] got \[5\]"):
+            sess.run(a, {p: [1, 2, 3, 4, 5]})
+        np.testing.assert_array_equal(sess.run(v), [0, 0, 0])
+        np.testing.assert_array_equal(sess.run(a, {p: [1, 2, 3]}), [1, 2, 3])
+
+
+def test_empty_and_large_shape_lists_take_tensorflows_int_types():
+    # TF 2.21: [] fits int32 shape/axis arguments; [2**40] makes an int64 shape
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    z = tf.zeros([2 ** 40])
+    assert [t.dtype for t in z.op.inputs] == [tf.int64, tf.float32]
+    assert z.shape.as_list() == [2 ** 40]
+    with tf.Session() as sess:
+        assert sess.run(tf.reshape(tf.constant([5.0]), [])) == 5.0
+        assert sess.run(tf.fill([], 2.0)) == 2.0
+        np.testing.assert_array_equal(sess.run(tf.reduce_sum(x, axis=[])), [[1, 2], [3, 4]])
+        assert sess.run(tf.one_hot([], 3)).shape == (0, 3)
+        with pytest.raises(tf.errors.ResourceExhaustedError):
+            sess.run(z)
+        assert sess.run(tf.constant(2 ** 64 - 1, tf.uint64)) == 2 ** 64 - 1

@@ -1,4 +1,6 @@
 """tf.constant: Const operations from Python values."""
+import numpy as np
+
 from minitf.framework import dtypes, op_def_library, ops, tensor_util
 
 
@@ -32,6 +34,11 @@ def _constant_if_fits(value, dtype, name):
     arr = tensor_util.to_numpy(value)
     target = dtypes.as_dtype(dtype)
     src = dtypes.as_dtype(arr.dtype)
+    if arr.size == 0 and not isinstance(value, (np.ndarray, np.generic)):
+        return constant(value, dtype=target, name=name or "Const")  # [] fits any dtype
+    if src != target and src.is_integer and target.is_integer and \
+            not (target.min <= arr.min() and arr.max() <= target.max):
+        raise TypeError("incompatible")  # e.g. [2**40] for int32: the inferred int64 is used
     if src != target:
         if target == dtypes.string or src == dtypes.string:
             raise TypeError("incompatible")

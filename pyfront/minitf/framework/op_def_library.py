@@ -296,6 +296,10 @@ def apply_op(op_type, name=None, **keywords):
                     # TensorFlow's op_def_library wording
                     raise ValueError("Attr '%s' of '%s' Op passed list of length %d less than "
                                      "minimum %d." % (k, op_type, len(v), ad.minimum))
+                if ad.type == "int" and ad.has_minimum and \
+                        isinstance(v, (int, np.integer)) and v < ad.minimum:
+                    raise ValueError("Attr '%s' of '%s' Op passed %d less than minimum %d." %
+                                     (k, op_type, v, ad.minimum))
         if keywords:
             raise TypeError("%s got unexpected keyword arguments: %s" %
                             (op_type, ", ".join(sorted(keywords))))

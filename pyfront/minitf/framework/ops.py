@@ -448,7 +448,10 @@ class Graph:
     """A dataflow graph (tf.Graph); the graph itself lives in C (TF_Graph).
 
     Use `with g.as_default():` to make it the default graph of the thread.
-    Thread-compatible like TensorFlow's: build from one thread at a time.
+    Thread-safety, as TensorFlow documents for tf.Graph: building the graph (creating ops,
+    name scopes, collections) is not thread-safe — build from one thread at a time; reading it
+    (get_operation_by_name, get_tensor_by_name, get_operations, as_graph_element, collections)
+    is safe from several threads at once, and so is running it in a Session.
     """
 
     def __init__(self):

@@ -484,9 +484,12 @@ def _filled(shape, dtype, one, name, default_name):
                 # Constants for small tensors, a Fill otherwise (GraphDefs stay small).
                 if int(np.prod(dims)) < 1000:
                     return constant_op.constant(value, dtype=dtype, shape=dims, name=name)
-                shape = constant_op.constant(dims, dtypes.int32, name="shape_as_tensor")
+                # int32 unless a dim needs int64, as TensorFlow picks
+                big = any(d is not None and d > np.iinfo(np.int32).max for d in dims)
+                shape = constant_op.constant(dims, dtypes.int64 if big else dtypes.int32,
+                                             name="shape_as_tensor")
             except (TypeError, ValueError):
-                shape = ops.convert_to_tensor(shape, dtype=dtypes.int32)
+                shape = ops.convert_to_tensor(shape, preferred_dtype=dtypes.int32)
         if shape.get_shape().ndims == 0:
             shape = reshape(shape, [-1])
         return fill(shape, constant_op.constant(value, dtype=dtype), name=name)

@@ -157,25 +157,21 @@ def fused_batch_norm(x, scale, offset=None, mean=None, variance=None, epsilon=0.
         raise ValueError("Both `mean` and `variance` must be a 1D tensor when `is_training` is "
                          "False or `exponential_avg_factor` != 1.0. Received: `mean` %r and "
                          "`variance` %r" % (mean, variance))
+    # As TensorFlow 2.21: no name scope, the op named `name` (default FusedBatchNormV3), empty
+    # Consts for missing statistics, and offset required.
     x = ops.convert_to_tensor(x, name="input")
     scale = ops.convert_to_tensor(scale, name="scale")
-    with ops.name_scope(name, "FusedBatchNorm", [x, scale, offset]) as name:
-        if offset is None:
-            if not scale.shape.is_fully_defined():
-                _need("ZerosLike", "fused_batch_norm without offset")
-                offset = _op("ZerosLike", x=scale)
-            else:
-                offset = ops.convert_to_tensor(
-                    np.zeros(scale.shape.as_list(), scale.dtype.as_numpy_dtype))
-        empty = np.zeros([0], np.float32)
-        mean = ops.convert_to_tensor(empty if mean is None else mean)
-        variance = ops.convert_to_tensor(empty if variance is None else variance)
-        y, running_mean, running_var, _, _, _ = _op(
-            "FusedBatchNormV3", x=x, scale=scale, offset=offset, mean=mean, variance=variance,
-            epsilon=max(float(epsilon), 1.001e-5),
-            exponential_avg_factor=float(exponential_avg_factor), data_format=data_format,
-            is_training=is_training, name=name)
-        return y, running_mean, running_var
+    if offset is None:
+        raise ValueError("None values not supported.")
+    offset = ops.convert_to_tensor(offset, name="offset")
+    mean = ops.convert_to_tensor(np.zeros([0], np.float32) if mean is None else mean)
+    variance = ops.convert_to_tensor(np.zeros([0], np.float32) if variance is None else variance)
+    y, running_mean, running_var, _, _, _ = _op(
+        "FusedBatchNormV3", x=x, scale=scale, offset=offset, mean=mean, variance=variance,
+        epsilon=max(float(epsilon), 1.001e-5),
+        exponential_avg_factor=float(exponential_avg_factor), data_format=data_format,
+        is_training=is_training, name=name)
+    return y, running_mean, running_var
 
 
 def lrn(input, depth_radius=5, bias=1, alpha=1, beta=0.5, name=None):  # noqa: A002

@@ -172,6 +172,11 @@ class ResourceVariable:
         new value (a read after the assignment), or the op if read_value=False."""
         with ops.name_scope(name, "AssignVariableOp", [self._handle, value]) as n:
             value = ops.convert_to_tensor(value, dtype=self._dtype)
+            if not self._shape.is_compatible_with(value.shape):
+                raise ValueError(
+                    "Cannot assign value to variable ' %s': Shape mismatch.The variable shape %s, "
+                    "and the assigned value shape %s are incompatible." %
+                    (self.name, self._shape, value.shape))
             op = apply_op("AssignVariableOp", resource=self._handle, value=value, name=n)
         if not read_value:
             return op

@@ -43,6 +43,26 @@ def histogram(name, values, collections=None, family=None):
     return _summary("HistogramSummary", name, collections, values=ops.convert_to_tensor(values))
 
 
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+    """Up to `max_outputs` PNG images of a batch (tf.compat.v1.summary.image;
+    op ImageSummary with max_images=max_outputs).
+
+    `tensor`: [batch_size, height, width, channels] of uint8, half, float32
+    or float64, channels 1 (grayscale), 3 (RGB) or 4 (RGBA). uint8 pixels
+    are kept; floating images are scaled into [0, 255] per image (by
+    255 / max when no value is negative, else by 127 / max|x| around 128),
+    and pixels with a NaN or Inf become red. Tags are "<name>/image" when
+    max_outputs == 1, else "<name>/image/0", "<name>/image/1", ...
+    Returns a scalar string Tensor, added to `collections` (default
+    [GraphKeys.SUMMARIES]). Raises TypeError for another dtype, ValueError
+    when max_outputs < 1, InvalidArgumentError at run time unless the tensor
+    is 4-D with 1, 3 or 4 channels and non-empty images."""
+    if family:
+        name = family + "/" + name
+    return _summary("ImageSummary", name, collections, tensor=ops.convert_to_tensor(tensor),
+                    max_images=max_outputs)
+
+
 def text(name, tensor, collections=None):
     """A text-plugin Summary of a string tensor (tf.compat.v1.summary.text;
     op TensorSummaryV2). TypeError unless `tensor` is a string tensor."""
