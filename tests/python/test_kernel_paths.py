@@ -1,8 +1,8 @@
 """Kernel paths the goldens keep too small to reach, against NumPy references in float64:
 the AVX-512 conv GEMM (column tails, row tails, several 64-column panels, groups, several
 tiles), the transposed conv shared out by image, depthwise channel blocks, top_k's one-pass
-selection and its sort fallback, the vectorized exp/log activations, LRN's sliding window
-over chunked depths, and the block-parallel L2Loss and batch-norm statistics."""
+selection and its sort fallback, the vectorized exp/log activations, LRN's window sums over
+chunked depths, and the block-parallel L2Loss and batch-norm statistics."""
 import numpy as np
 import pytest
 
@@ -175,14 +175,15 @@ def _lrn_ref(x, r, bias, alpha, beta):
 
 
 @pytest.mark.parametrize("beta", [0.5, 0.75])
-def test_lrn_sliding_window_over_chunks(beta):
-    # depth 300: the window sum restarts at the 256-channel chunk boundary
+@pytest.mark.parametrize("radius", [0, 7, 200, 400])
+def test_lrn_window_sums_over_chunks(beta, radius):
+    # depth 300: window sums restart at the 256-channel chunk boundary; radius 200 leaves
+    # no window inside the depth, 400 (over the chunk) slides one window sum instead
     rng = np.random.RandomState(1)
     x = rng.uniform(-2, 2, (2, 3, 4, 300)).astype(np.float32)
-    got = _run(lambda: tf.nn.lrn(x, 7, 0.5, 0.3, beta))
-    np.testing.assert_allclose(got, _lrn_ref(x, 7, 0.5, 0.3, beta), rtol=1e-6, atol=1e-7)
-    big = _run(lambda: tf.nn.lrn(x, 400, 1.0, 1e-3, beta))  # window wider than the depth
-    np.testing.assert_allclose(big, _lrn_ref(x, 400, 1.0, 1e-3, beta), rtol=1e-6, atol=1e-7)
+    got = _run(lambda: tf.nn.lrn(x, radius, 0.5, 0.3 / (radius + 1), beta))
+    want = _lrn_ref(x, radius, 0.5, 0.3 / (radius + 1), beta)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
