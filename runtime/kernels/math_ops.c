@@ -823,6 +823,58 @@ static void matmul_shape(mt_shape_ctx* ctx) {
 MATMUL_INT_(TF_INT32, int32_t, 0)
 MATMUL_INT_(TF_INT64, int64_t, 0)
 
+/* C = op(A) op(B) through BLAS for float, double, complex64, complex128;
+ * row-major, sizes already checked to fit int. (MatMul's transposes are
+ * plain transposes for complex too, not adjoints.) */
+static void gemm(TF_DataType dt, int ta, int tb, int64_t m, int64_t n, int64_t k, const void* a,
+                 int64_t lda, const void* b, int64_t ldb, void* c) {
+  const enum CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
+  const enum CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
+  static const float one_c[2] = {1, 0}, zero_c[2] = {0, 0};
+  static const double one_z[2] = {1, 0}, zero_z[2] = {0, 0};
+  switch (dt) {
+    case TF_FLOAT:
+      scipy_cblas_sgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, 1.0f, a, (int)lda, b,
+                        (int)ldb, 0.0f, c, (int)n);
+      break;
+    case TF_DOUBLE:
+      scipy_cblas_dgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, 1.0, a, (int)lda, b,
+                        (int)ldb, 0.0, c, (int)n);
+      break;
+    case TF_COMPLEX64:
+      scipy_cblas_cgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, one_c, a, (int)lda, b,
+                        (int)ldb, zero_c, c, (int)n);
+      break;
+    default:
+      scipy_cblas_zgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, one_z, a, (int)lda, b,
+                        (int)ldb, zero_z, c, (int)n);
+      break;
+  }
+}
+
+/* float16/bfloat16 products: widened to float, one sgemm, rounded back. */
+static void matmul_half(mt_kernel_ctx* ctx, const TF_Tensor* a, const TF_Tensor* b, TF_Tensor* c,
+                        int64_t m, int64_t n, int64_t k, int ta, int tb) {
+  const int64_t na = mt_tensor_nelems(a), nb = mt_tensor_nelems(b);
+  float* fa = mt_malloc((size_t)(na + nb + m * n) * sizeof(float), ctx->status);
+  if (!fa) return;
+  float* fb = fa + na;
+  float* fc = fb + nb;
+  const int half = a->dtype == TF_HALF;
+  for (int64_t i = 0; i < na; i++)
+    fa[i] = half ? mt_half_to_float(((const mt_half*)mt_tensor_data(a))[i])
+                 : mt_bfloat16_to_float(((const mt_bfloat16*)mt_tensor_data(a))[i]);
+  for (int64_t i = 0; i < nb; i++)
+    fb[i] = half ? mt_half_to_float(((const mt_half*)mt_tensor_data(b))[i])
+                 : mt_bfloat16_to_float(((const mt_bfloat16*)mt_tensor_data(b))[i]);
+  gemm(TF_FLOAT, ta, tb, m, n, k, fa, a->dims[1], fb, b->dims[1], fc);
+  for (int64_t i = 0; i < m * n; i++) {
+    if (half) ((mt_half*)mt_tensor_data(c))[i] = mt_float_to_half(fc[i]);
+    else ((mt_bfloat16*)mt_tensor_data(c))[i] = mt_float_to_bfloat16(fc[i]);
+  }
+  free(fa);
+}
+
 static void matmul_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* a = ctx->inputs[0];
   const TF_Tensor* b = ctx->inputs[1];
@@ -847,8 +899,9 @@ static void matmul_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   const TF_DataType dt = a->dtype;
-  if (dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_INT32 && dt != TF_INT64) {
-    mt_kernel_unsupported(ctx, "T", dt);
+  if (dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_INT32 && dt != TF_INT64 && dt != TF_HALF &&
+      dt != TF_BFLOAT16 && dt != TF_COMPLEX64 && dt != TF_COMPLEX128) {
+    mt_kernel_unsupported(ctx, "T", dt); /* uint*: registered but, as in TF, no CPU kernel */
     return;
   }
   const int64_t dims[2] = {m, n};
@@ -864,21 +917,18 @@ static void matmul_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   if (k == 0) { /* BLAS may leave C untouched when k == 0 */
-    memset(mt_tensor_data(c), 0, (size_t)(m * n) * (dt == TF_FLOAT ? 4 : 8));
+    memset(mt_tensor_data(c), 0, (size_t)(m * n) * TF_DataTypeSize(dt));
     return;
   }
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "MatMul dimensions exceed 2^31-1");
     return;
   }
-  const enum CBLAS_TRANSPOSE tra = ta ? CblasTrans : CblasNoTrans;
-  const enum CBLAS_TRANSPOSE trb = tb ? CblasTrans : CblasNoTrans;
-  if (dt == TF_FLOAT)
-    scipy_cblas_sgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, 1.0f, mt_tensor_data(a),
-                      (int)lda, mt_tensor_data(b), (int)ldb, 0.0f, mt_tensor_data(c), (int)n);
-  else
-    scipy_cblas_dgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, 1.0, mt_tensor_data(a),
-                      (int)lda, mt_tensor_data(b), (int)ldb, 0.0, mt_tensor_data(c), (int)n);
+  if (dt == TF_HALF || dt == TF_BFLOAT16) {
+    matmul_half(ctx, a, b, c, m, n, k, ta, tb);
+    return;
+  }
+  gemm(dt, ta, tb, m, n, k, mt_tensor_data(a), lda, mt_tensor_data(b), ldb, mt_tensor_data(c));
 }
 
 /* ---- registrations ---- */

@@ -26,4 +26,21 @@ f.case("Reshape", [("tensor", f32(np.arange(6))), ("shape", Const(np.int32([-1, 
 f.case("Reshape", [("tensor", f32(np.arange(6))), ("shape", Const(np.int32([4, -1])))])
 f.case("Reshape", [("tensor", f32(np.arange(6))), ("shape", Const(np.int32([4, 2])))])
 f.case("Cast", [("x", f32([1.7, -1.7, 0]))], {"DstT": tf.int32})
+# MatMul in every dtype TF's CPU kernel registers; uint* are in the OpDef but have no kernel
+rng = np.random.default_rng(7)
+A, B = rng.integers(-4, 5, (3, 4)), rng.integers(-4, 5, (4, 5))
+for dt in [np.float16, tf.bfloat16.as_numpy_dtype, np.float64, np.int32, np.int64]:
+    f.case("MatMul", [("a", A.astype(dt)), ("b", B.astype(dt))], name="MatMul_" + np.dtype(dt).name)
+    f.case("MatMul", [("a", A.T.astype(dt)), ("b", B.T.astype(dt))],
+           {"transpose_a": True, "transpose_b": True}, name="MatMul_tt_" + np.dtype(dt).name)
+for dt in [np.complex64, np.complex128]:
+    ca = (A + 1j * A[::-1]).astype(dt)
+    cb = (B - 2j * B).astype(dt)
+    f.case("MatMul", [("a", ca), ("b", cb)], name="MatMul_" + np.dtype(dt).name)
+    f.case("MatMul", [("a", ca.T.copy()), ("b", cb)], {"transpose_a": True},
+           name="MatMul_ta_" + np.dtype(dt).name)
+f.case("MatMul", [("a", A.astype(np.uint8)), ("b", B.astype(np.uint8))], name="MatMul_uint8",
+       match="No OpKernel was registered to support Op 'MatMul'")
+f.case("MatMul", [("a", np.zeros((2, 0), np.float16)), ("b", np.zeros((0, 3), np.float16))],
+       name="MatMul_half_k0")
 f.write()
