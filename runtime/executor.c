@@ -687,7 +687,11 @@ static void take_fetches(mt_prun* r, const int* fetch_idx, TF_Tensor** outputs, 
   }
 }
 
+/* TensorFlow forgets a partial run once all its feeds were fed and all its
+ * fetches fetched (RunState::PendingDone); targets must have run too. */
 int mt_prun_finished(const mt_prun* r) {
+  for (int k = 0; k < r->nfeeds; k++)
+    if (!r->fed[k]) return 0;
   for (int k = 0; k < r->nfetches; k++)
     if (!r->fetched[k]) return 0;
   for (int t = 0; t < r->ntargets; t++)

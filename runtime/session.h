@@ -58,14 +58,16 @@ mt_prun* mt_prun_new(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF_O
 /* One step: stores `values` (borrowed) for declared, not yet fed `feeds`,
  * runs every node that can run, returns new handles for `fetches` (declared,
  * not yet fetched) and checks `targets` ran. Returns 1 when the partial run
- * is over (everything fetched and every target run, or an execution error),
+ * is over (everything fed and fetched and every target run, or an
+ * execution error),
  * 0 otherwise; on a validation error (status set, returns 0) nothing
  * changed. */
 int mt_prun_step(mt_prun* r, const TF_Output* feeds, TF_Tensor* const* values, int nfeeds,
                  const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
                  const TF_Operation* const* targets, int ntargets, mt_session_state* st,
                  const struct TF_SessionOptions* opts, TF_Status* s);
-/* 1 when every declared fetch was returned and every declared target ran. */
+/* 1 when every declared feed was fed, every fetch returned and every
+ * target ran. */
 int mt_prun_finished(const mt_prun* r);
 void mt_prun_free(mt_prun* r);
 

@@ -365,7 +365,9 @@ TF_CAPI_EXPORT extern void TF_SessionPRunSetup(TF_Session* session, const TF_Out
  * partial run is unchanged; kernel errors (as TF_SessionRun) end the
  * partial run. TF_FAILED_PRECONDITION for a closed session. On error all
  * `output_values` are NULL. The run's state is freed once every declared
- * fetch was returned and every target ran, on an execution error, by
+ * feed was fed, every fetch returned and every target ran (later calls on
+ * the handle then fail with "Must run 'setup'...", as in TensorFlow), on an
+ * execution error, by
  * TF_DeletePRunHandle, or when the session closes. */
 TF_CAPI_EXPORT extern void TF_SessionPRun(TF_Session* session, const char* handle,
                                           const TF_Output* inputs,
