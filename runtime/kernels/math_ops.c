@@ -336,6 +336,41 @@ MT_ALL_POD_TYPES(CAST_SRC_, 0)
 #define CAST_ENTRY4_(DDT, DCT, SDT, SCT) [SDT][DDT] = cast_##SCT##_##DCT,
 static const cast_fn cast_table[MT_NUM_DTYPES][MT_NUM_DTYPES] = {MT_ALL_POD_TYPES(CAST_ROW_, 0)};
 
+/* Fast paths for the common float casts, same results as the table's:
+ * cvttps2dq truncates and gives INT32_MIN for NaN and out-of-range values
+ * (f2i32's rule); F16C's vcvtps2ph rounds to nearest even with
+ * mt_float_to_half's overflow, subnormal and NaN results. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__SSE2__)
+#include <immintrin.h>
+static void cast_f32_i32_sse2(const void* in, void* out, int64_t begin, int64_t end) {
+  const float* x = in;
+  int32_t* y = out;
+  int64_t i = begin;
+  for (; i + 4 <= end; i += 4)
+    _mm_storeu_si128((__m128i*)(y + i), _mm_cvttps_epi32(_mm_loadu_ps(x + i)));
+  for (; i < end; i++) y[i] = f2i32(x[i]);
+}
+__attribute__((target("avx,f16c"))) static void cast_f32_f16_f16c(const void* in, void* out,
+                                                                   int64_t begin, int64_t end) {
+  const float* x = in;
+  mt_half* y = out;
+  int64_t i = begin;
+  for (; i + 8 <= end; i += 8) {
+    const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT);
+    memcpy(y + i, &h, sizeof h);
+  }
+  for (; i < end; i++) y[i] = mt_float_to_half(x[i]);
+}
+/* The fast function for (src, dst), or fn. */
+static cast_fn cast_fast(TF_DataType src, TF_DataType dst, cast_fn fn) {
+  if (src == TF_FLOAT && dst == TF_INT32) return cast_f32_i32_sse2;
+  if (src == TF_FLOAT && dst == TF_HALF && __builtin_cpu_supports("avx2")) return cast_f32_f16_f16c;
+  return fn;
+}
+#else
+static cast_fn cast_fast(TF_DataType src, TF_DataType dst, cast_fn fn) { return fn; }
+#endif
+
 typedef struct cast_task {
   cast_fn fn;
   const void* in;
@@ -405,7 +440,8 @@ static void cast_kernel(mt_kernel_ctx* ctx) {
   if (!y || n <= 0) return;
   TF_Tensor* truncated = cast_truncated_input(ctx, x, dst);
   if (TF_GetCode(ctx->status) != TF_OK) return;
-  cast_task t = {fn, mt_tensor_data(truncated ? truncated : x), mt_tensor_data(y)};
+  cast_task t = {cast_fast(x->dtype, dst, fn), mt_tensor_data(truncated ? truncated : x),
+                 mt_tensor_data(y)};
   mt_parallel_for(ctx, n, 1, cast_task_run, &t);
   if (truncated) mt_tensor_free(truncated);
 }

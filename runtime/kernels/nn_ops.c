@@ -26,6 +26,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/vec_math.h"
 #include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES */
 
 /* exp for float without branches or library calls, so that loops using it
@@ -57,52 +58,8 @@ static inline float vexpf(float x) {
   return x == x ? y : x;
 }
 
-/* ---- 16-lane float vectors (GCC vector extensions) ----
- * vexpf's selects do not if-convert in GCC 12's AVX2 and AVX-512 clones
- * ("control flow in loop"), so the exp/log activations are written on
- * explicit vectors: vexpf16 does vexpf's operations in the same order, 16
- * lanes at a time (the same results bit for bit), mapped onto SSE2, AVX2
- * or AVX-512 registers by each MT_SIMD_CLONES clone. */
-/* Helpers are always inlined into the clones: no 64-byte vector crosses a
- * call, so GCC's note on that ABI does not apply. */
-#pragma GCC diagnostic ignored "-Wpsabi"
-#define V16_INLINE static inline __attribute__((always_inline))
-typedef float v16f __attribute__((vector_size(64)));
-typedef int32_t v16i __attribute__((vector_size(64)));
-
-/* m (all-ones / zero lanes, as vector comparisons give) ? a : b */
-V16_INLINE v16f v16_sel(v16i m, v16f a, v16f b) {
-  return (v16f)((m & (v16i)a) | (~m & (v16i)b));
-}
-
-V16_INLINE v16f v16_splat(float c) {
-  return (v16f){0} + c;
-}
-
-/* vexpf on 16 lanes. */
-V16_INLINE v16f vexpf16(v16f x) {
-  const float hi = 88.3762626647949f, lo = -88.3762626647949f;
-  const v16i nan = x != x;
-  v16f xc = v16_sel(nan, v16_splat(0.0f), x);
-  xc = v16_sel(xc < lo, v16_splat(lo), v16_sel(xc > hi, v16_splat(hi), xc));
-  const v16f fx = xc * 1.44269504088896341f + 0.5f;
-  v16i mi = __builtin_convertvector(fx, v16i);
-  mi += __builtin_convertvector(mi, v16f) > fx; /* floor: true lanes are -1 */
-  const v16f m = __builtin_convertvector(mi, v16f);
-  v16f r = xc - m * 0.693359375f;
-  r = r + m * 2.12194440e-4f;
-  v16f y = v16_splat(1.9875691500e-4f);
-  y = y * r + 1.3981999507e-3f;
-  y = y * r + 8.3334519073e-3f;
-  y = y * r + 4.1665795894e-2f;
-  y = y * r + 1.6666665459e-1f;
-  y = y * r + 5.0000001201e-1f;
-  y = y * (r * r) + r + 1.0f;
-  const v16i m1 = mi >> 1, m2 = mi - m1;
-  y = y * (v16f)((m1 + 127) << 23) * (v16f)((m2 + 127) << 23);
-  y = v16_sel(x > hi, v16_splat(INFINITY), v16_sel(x < lo, v16_splat(0.0f), y));
-  return v16_sel(nan, x, y);
-}
+/* 16-lane vectors, vexpf16 and MT_V16_MAP: vec_math.h (vexpf16 does vexpf's
+ * operations in the same order, the same results bit for bit). */
 
 /* log for positive, finite, normal lanes: Cephes' logf (the polynomial
  * Eigen's plog uses) on the mantissa in [sqrt(1/2), sqrt(2)), within ~1 ulp
@@ -318,33 +275,9 @@ typedef void (*act_fn)(const void* x, void* y, int64_t begin, int64_t end, doubl
  * `pf`, the parameter as float) for float, half and bfloat16 (converted per
  * element); double runs DEXPR per element. */
 #define ACT_VEC_LOOP_(NAME, CT, LOAD, STORE, EXPR)                                         \
-  MT_SIMD_CLONES static void NAME(const void* xv, void* yv, int64_t begin, int64_t end,    \
-                                  double p) {                                              \
-    const CT* xp = xv;                                                                     \
-    CT* yp = yv;                                                                           \
-    const float pf = (float)p;                                                             \
-    /* float moves whole vectors (no per-element staging: a vector load of                 \
-     * just-stored scalars stalls store forwarding) */                                     \
-    const int direct = sizeof(CT) == sizeof(float);                                        \
-    (void)pf;                                                                              \
-    float buf[16];                                                                         \
-    for (int64_t i = begin; i < end; i += 16) {                                            \
-      const int64_t n = end - i < 16 ? end - i : 16;                                       \
-      v16f x;                                                                              \
-      if (direct && n == 16) {                                                             \
-        memcpy(&x, xp + i, sizeof x);                                                      \
-      } else {                                                                             \
-        for (int j = 0; j < 16; j++) buf[j] = j < n ? LOAD(xp[i + j]) : 0.0f;              \
-        memcpy(&x, buf, sizeof x);                                                         \
-      }                                                                                    \
-      const v16f r = (EXPR);                                                               \
-      if (direct && n == 16) {                                                             \
-        memcpy(yp + i, &r, sizeof r);                                                      \
-      } else {                                                                             \
-        memcpy(buf, &r, sizeof r);                                                         \
-        for (int64_t j = 0; j < n; j++) yp[i + j] = STORE(buf[j]);                         \
-      }                                                                                    \
-    }                                                                                      \
+  MT_V16_MAP(NAME##_v16, CT, LOAD, STORE, EXPR)                                            \
+  static void NAME(const void* xv, void* yv, int64_t begin, int64_t end, double p) {       \
+    NAME##_v16(xv, yv, begin, end, (float)p);                                              \
   }
 #define ACT_VEC_OP(NAME, EXPR, DEXPR)                                                      \
   ACT_LOOP_(NAME##_double, double, double, , , DEXPR)                                      \

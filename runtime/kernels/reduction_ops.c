@@ -8,6 +8,13 @@
  * bfloat16 products, both scans) the float loop rounds after every step, so
  * overflow to inf and rounding match. Complex types are not computed (they
  * pass the registry's type check and fail in the kernel). */
+/* Column reductions and argmax rows are written to auto-vectorize; -O2's
+ * "very cheap" cost model skips loops that need an alias check, so ask for
+ * the dynamic model; no-trapping-math lets it compute both sides of the
+ * NaN-aware max/min selects. Nothing is reassociated: every output still
+ * folds its inputs in index order. */
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math")
+
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,6 +23,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/vec_math.h"
 
 /* ---- helpers for float16 / bfloat16 ---- */
 
@@ -83,6 +91,26 @@ typedef double own_double;
            int32_t: INT32_MAX, int64_t: INT64_MAX, uint8_t: UINT8_MAX,                   \
            uint16_t: UINT16_MAX, uint32_t: UINT32_MAX, default: UINT64_MAX)
 
+/* Collapsed shapes [len, cols] and [outer, len, cols] reduced over len
+ * (e.g. axis 1 of [64,256,256]): *len and *cols, else 0. Outputs are then
+ * folded column-wise, contiguous runs of accumulators per input row. */
+static int reduce_cols(const mt_reduce* r, int64_t* len, int64_t* cols) {
+  if (r->ndims == 2 && r->red[0] && !r->red[1]) {
+    *len = r->dims[0];
+    *cols = r->dims[1];
+    return 1;
+  }
+  if (r->ndims == 3 && !r->red[0] && r->red[1] && !r->red[2]) {
+    *len = r->dims[1];
+    *cols = r->dims[2];
+    return 1;
+  }
+  return 0;
+}
+
+/* Columns per tile of the column path: the tile's accumulators stay in L1. */
+#define COL_TILE 1024
+
 /* One reduce function per type (see mt_reduce_fn): INIT, COMBINE(acc, x)
  * and FINAL(acc, n) over accumulator type APFX##CT. Each output element
  * folds its inputs in index order. */
@@ -107,6 +135,31 @@ typedef double own_double;
           acc = (A)(COMBINE);                                                          \
         }                                                                              \
         op[o] = (T)(FINAL);                                                            \
+      }                                                                                \
+      return;                                                                          \
+    }                                                                                  \
+    int64_t len_, cols_;                                                               \
+    if (reduce_cols(r, &len_, &cols_)) { /* outputs [begin, end), by column tiles */   \
+      A* ab = scratch;                                                                 \
+      for (int64_t o = begin; o < end;) {                                              \
+        const int64_t q = o / cols_, c0 = o - q * cols_;                               \
+        int64_t m = (end - o < cols_ - c0 ? end - o : cols_ - c0);                     \
+        if (m > COL_TILE) m = COL_TILE;                                                \
+        A* ar = ab + o;                                                                \
+        for (int64_t c = 0; c < m; c++) ar[c] = (INIT);                                \
+        for (int64_t j = 0; j < len_; j++) {                                           \
+          const T* xr = xp + (q * len_ + j) * cols_ + c0;                              \
+          for (int64_t c = 0; c < m; c++) {                                            \
+            const T x = xr[c];                                                         \
+            const A acc = ar[c];                                                       \
+            ar[c] = (A)(COMBINE);                                                      \
+          }                                                                            \
+        }                                                                              \
+        for (int64_t c = 0; c < m; c++) {                                              \
+          const A acc = ar[c];                                                         \
+          op[o + c] = (T)(FINAL);                                                      \
+        }                                                                              \
+        o += m;                                                                        \
       }                                                                                \
       return;                                                                          \
     }                                                                                  \
@@ -199,25 +252,108 @@ typedef struct reduce_task {
   const mt_reduce* r;
   const void* in;
   void* out;
+  void* scratch;
 } reduce_task;
 
 static void reduce_task_run(int64_t begin, int64_t end, void* arg) {
   reduce_task* t = arg;
-  t->fn(t->r, t->in, t->out, NULL, begin, end);
+  t->fn(t->r, t->in, t->out, t->scratch, begin, end);
+}
+
+/* ---- float sums of a few long rows (reduce_sum of everything) ----
+ * Each row is cut into SUM_BLOCK-element blocks summed in parallel, each
+ * in double on 8 lanes; a row's result adds its blocks' sums in block
+ * order. Deterministic (fixed blocks, fixed order) and in double, so well
+ * within TensorFlow's float tree sums. */
+#define SUM_BLOCK 16384
+typedef double v8d __attribute__((vector_size(64)));
+typedef float v8f __attribute__((vector_size(32)));
+
+MT_SIMD_CLONES static double sum_block_float(const float* x, int64_t n) {
+  v8d acc = {0};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    v8f v;
+    memcpy(&v, x + i, sizeof v);
+    acc += __builtin_convertvector(v, v8d);
+  }
+  double s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  for (; i < n; i++) s += x[i];
+  return s;
+}
+
+MT_SIMD_CLONES static double sum_block_double(const double* x, int64_t n) {
+  v8d acc = {0};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    v8d v;
+    memcpy(&v, x + i, sizeof v);
+    acc += v;
+  }
+  double s = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+  for (; i < n; i++) s += x[i];
+  return s;
+}
+
+typedef struct sum_task {
+  const void* in;
+  int is_double;
+  int64_t len, nblocks;
+  double* part; /* rows * nblocks block sums */
+} sum_task;
+
+static void sum_task_run(int64_t begin, int64_t end, void* arg) {
+  const sum_task* t = arg;
+  for (int64_t b = begin; b < end; b++) {
+    const int64_t row = b / t->nblocks, k = b - row * t->nblocks;
+    const int64_t off = row * t->len + k * SUM_BLOCK;
+    const int64_t n = t->len - k * SUM_BLOCK < SUM_BLOCK ? t->len - k * SUM_BLOCK : SUM_BLOCK;
+    t->part[b] = t->is_double ? sum_block_double((const double*)t->in + off, n)
+                              : sum_block_float((const float*)t->in + off, n);
+  }
+}
+
+/* Sum (mean when `mean`) of r's rows in blocks, for a few long rows;
+ * returns 0 when r is not that case. */
+static int sum_rows_blocked(mt_kernel_ctx* ctx, const mt_reduce* r, int is_double, int mean,
+                            const void* in, void* out) {
+  const int64_t len = r->dims[r->ndims - 1];
+  if (!mt_reduce_rows(r) || r->out_n > 16 || len < 4 * SUM_BLOCK) return 0;
+  const int64_t nblocks = (len + SUM_BLOCK - 1) / SUM_BLOCK;
+  double* part = mt_malloc((size_t)(r->out_n * nblocks) * sizeof(double), ctx->status);
+  if (!part) return 1;
+  sum_task t = {in, is_double, len, nblocks, part};
+  mt_parallel_for(ctx, r->out_n * nblocks, SUM_BLOCK, sum_task_run, &t);
+  for (int64_t o = 0; o < r->out_n; o++) {
+    double s = 0;
+    for (int64_t k = 0; k < nblocks; k++) s += part[o * nblocks + k];
+    if (mean) s /= (double)r->count;
+    if (is_double) ((double*)out)[o] = s;
+    else ((float*)out)[o] = (float)s;
+  }
+  free(part);
+  return 1;
 }
 
 /* Runs fn over (in, out) data of the computing type: rows of the output in
- * parallel when each folds a contiguous run, else one strided pass. */
+ * parallel when each folds a contiguous run, column tiles in parallel for
+ * a reduced middle axis, else one strided pass. */
 static void reduce_exec(mt_kernel_ctx* ctx, mt_reduce_fn fn, const mt_reduce* r,
                         const void* in, void* out, size_t acc_size) {
   if (mt_reduce_rows(r)) {
-    reduce_task t = {fn, r, in, out};
+    reduce_task t = {fn, r, in, out, NULL};
     mt_parallel_for(ctx, r->out_n, r->dims[r->ndims - 1] + 1, reduce_task_run, &t);
     return;
   }
   void* scratch = mt_malloc((size_t)r->out_n * acc_size, ctx->status);
   if (!scratch) return;
-  fn(r, in, out, scratch, 0, r->out_n);
+  int64_t len, cols;
+  if (reduce_cols(r, &len, &cols)) {
+    reduce_task t = {fn, r, in, out, scratch};
+    mt_parallel_for(ctx, r->out_n, len + 1, reduce_task_run, &t);
+  } else {
+    fn(r, in, out, scratch, 0, r->out_n);
+  }
   free(scratch);
 }
 
@@ -235,7 +371,13 @@ static void reduce_run(mt_kernel_ctx* ctx, const reducer* red) {
     return;
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, r.out_dims, r.out_ndims);
   if (!out || r.out_n == 0) return;
+  /* float/double Sum and Mean (bfloat16 sums in float too) of long rows */
+  const int blocked = fn == sum_f_float || fn == sum_f_double || fn == mean_f_float ||
+                      fn == mean_f_double;
   if (!is_narrow(dt)) {
+    if (blocked && sum_rows_blocked(ctx, &r, dt == TF_DOUBLE, fn == mean_f_float ||
+                                    fn == mean_f_double, mt_tensor_data(in), mt_tensor_data(out)))
+      return;
     reduce_exec(ctx, fn, &r, mt_tensor_data(in), mt_tensor_data(out), red->acc_size);
     return;
   }
@@ -295,6 +437,47 @@ static const arg_fn argmin_fns[MT_NUM_DTYPES] = {
     MT_ENTRIES(argmin_f, MT_FLOAT_TYPES) MT_ENTRIES(argmin_i, MT_INT_TYPES)
         MT_ENTRIES(argmin_b, MT_BOOL_TYPES)[TF_HALF] = argmin_f_float,
     [TF_BFLOAT16] = argmin_f_float};
+
+/* Float ArgMax/ArgMin along the last axis, a row at a time: the extreme
+ * value first (16 lanes; NaN lanes never win a comparison, so NaNs are
+ * skipped), then the first index holding it; a row of NaNs gives 0. The
+ * same index as the sequential loop above. */
+MT_SIMD_CLONES static void arg_rows_float(const float* xp, int64_t rows, int64_t len,
+                                          int64_t* out, int is_min) {
+  const float init = is_min ? INFINITY : -INFINITY;
+  for (int64_t r = 0; r < rows; r++) {
+    const float* x = xp + r * len;
+    v16f mv = v16_splat(init);
+    int64_t j = 0;
+    for (; j + 16 <= len; j += 16) {
+      v16f v;
+      memcpy(&v, x + j, sizeof v);
+      mv = v16_sel(is_min ? v < mv : v > mv, v, mv);
+    }
+    float m = init;
+    for (int l = 0; l < 16; l++) m = (is_min ? mv[l] < m : mv[l] > m) ? mv[l] : m;
+    for (; j < len; j++) m = (is_min ? x[j] < m : x[j] > m) ? x[j] : m;
+    int64_t bi = 0;
+    for (j = 0; j < len; j++)
+      if (x[j] == m) {
+        bi = j;
+        break;
+      }
+    out[r] = bi;
+  }
+}
+
+typedef struct arg_task {
+  const float* in;
+  int64_t len;
+  int64_t* out;
+  int is_min;
+} arg_task;
+
+static void arg_task_run(int64_t begin, int64_t end, void* arg) {
+  const arg_task* t = arg;
+  arg_rows_float(t->in + begin * t->len, end - begin, t->len, t->out + begin, t->is_min);
+}
 
 /* Reads the scalar axis input `idx` into *axis, checked against the rank;
  * TensorFlow's wording via `fmt` (two %d bounds, one %lld value). */
@@ -361,8 +544,13 @@ static void arg_run(mt_kernel_ctx* ctx, const arg_fn* fns) {
   int64_t* idx = ot == TF_INT64 ? mt_tensor_data(out) : mt_malloc((size_t)n * 8, ctx->status);
   float* fin = NULL;
   if (idx && is_narrow(in->dtype)) fin = widened_copy(in, ctx->status);
-  if (idx && (fin || !is_narrow(in->dtype)))
+  const int float_rows = inner == 1 && (fn == argmax_f_float || fn == argmin_f_float);
+  if (idx && float_rows && (fin || !is_narrow(in->dtype))) {
+    arg_task t = {fin ? fin : (const float*)mt_tensor_data(in), len, idx, fn == argmin_f_float};
+    mt_parallel_for(ctx, outer, len, arg_task_run, &t);
+  } else if (idx && (fin || !is_narrow(in->dtype))) {
     fn(fin ? (const void*)fin : mt_tensor_data(in), outer, len, inner, idx);
+  }
   free(fin);
   if (!idx || ot == TF_INT64 || !mt_ok(ctx->status)) {
     if (ot != TF_INT64) free(idx);

@@ -8,6 +8,7 @@
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/vec_math.h"
 
 /* The float or double libm function for the compute type of x (float math
  * for float, half and bfloat16, as Eigen), and the complex ones. */
@@ -63,15 +64,42 @@ static inline mt_complex128 clog1p_d(mt_complex128 z) {
 FLOAT_COMPLEX_OP(sqrt, RF(sqrt, x), CF(csqrt, x))
 FLOAT_COMPLEX_OP(rsqrt, 1 / RF(sqrt, x), 1 / CF(csqrt, x))
 FLOAT_COMPLEX_OP(reciprocal, 1 / x, 1 / x)
-FLOAT_COMPLEX_OP(exp, RF(exp, x), CF(cexp, x))
+/* Exp, Tanh and Sigmoid of float, half and bfloat16 run on 16-lane vectors
+ * (vec_math.h: TensorFlow's Eigen kernels are SIMD approximations too);
+ * double and complex use libm per element. */
+#define VEC_UNARY_OP(NAME, V16, F, C)                                                   \
+  MT_V16_MAP(NAME##_v_float, float, , , V16(x))                                         \
+  MT_V16_MAP(NAME##_v_half, mt_half, mt_half_to_float, mt_float_to_half, V16(x))        \
+  MT_V16_MAP(NAME##_v_bf16, mt_bfloat16, mt_bfloat16_to_float, mt_float_to_bfloat16, V16(x)) \
+  static void NAME##_float(const void* x, void* y, int64_t b, int64_t e, atomic_int* err) { \
+    (void)err;                                                                          \
+    NAME##_v_float(x, y, b, e, 0.0f);                                                   \
+  }                                                                                     \
+  static void NAME##_half(const void* x, void* y, int64_t b, int64_t e, atomic_int* err) { \
+    (void)err;                                                                          \
+    NAME##_v_half(x, y, b, e, 0.0f);                                                    \
+  }                                                                                     \
+  static void NAME##_bf16(const void* x, void* y, int64_t b, int64_t e, atomic_int* err) { \
+    (void)err;                                                                          \
+    NAME##_v_bf16(x, y, b, e, 0.0f);                                                    \
+  }                                                                                     \
+  MT_UNARY_LOOPS(NAME##_d, DOUBLE_TYPE, F)                                              \
+  MT_UNARY_LOOPS(NAME##_c, MT_COMPLEX_TYPES, C)                                         \
+  static const mt_unary_fn NAME##_fns[MT_NUM_DTYPES] = {                                \
+      [TF_FLOAT] = NAME##_float, [TF_HALF] = NAME##_half, [TF_BFLOAT16] = NAME##_bf16,  \
+      MT_ENTRIES(NAME##_d, DOUBLE_TYPE) MT_ENTRIES(NAME##_c, MT_COMPLEX_TYPES)};        \
+  MT_UNARY_KERNEL(NAME, NAME##_fns, NULL)
+#define DOUBLE_TYPE(X, ...) X(TF_DOUBLE, double, __VA_ARGS__)
+
+VEC_UNARY_OP(exp, vexpf16, exp(x), CF(cexp, x))
 FLOAT_COMPLEX_OP(expm1, RF(expm1, x), (T)cexpm1_d(x))
 FLOAT_COMPLEX_OP(log, RF(log, x), CF(clog, x))
 FLOAT_COMPLEX_OP(log1p, RF(log1p, x), (T)clog1p_d(x))
 FLOAT_COMPLEX_OP(sin, RF(sin, x), CF(csin, x))
 FLOAT_COMPLEX_OP(cos, RF(cos, x), CF(ccos, x))
 FLOAT_COMPLEX_OP(tan, RF(tan, x), CF(ctan, x))
-FLOAT_COMPLEX_OP(tanh, RF(tanh, x), CF(ctanh, x))
-FLOAT_COMPLEX_OP(sigmoid, 1 / (1 + RF(exp, -x)), 1 / (1 + CF(cexp, -x)))
+VEC_UNARY_OP(tanh, vtanhf16, tanh(x), CF(ctanh, x))
+VEC_UNARY_OP(sigmoid, vsigmoidf16, 1 / (1 + exp(-x)), 1 / (1 + CF(cexp, -x)))
 
 /* TensorFlow 2.21's double erf (Eigen's rational approximation) gives NaN
  * once x * x overflows, erf(+-inf) included; float is exact there. */
