@@ -322,6 +322,9 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %ignore TF_ImportGraphDefResultsReturnOperations;
 %ignore TF_ImportGraphDefResultsMissingUnusedInputMappings;
 %ignore TF_SessionRun;
+%ignore TF_SessionPRunSetup;
+%ignore TF_SessionPRun;
+%ignore TF_DeletePRunHandle;
 
 %include "tensorflow/c/tf_attrtype.h"
 %include "tensorflow/c/tf_datatype.h"
@@ -472,6 +475,12 @@ PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
                                    PyObject* feed_outputs, PyObject* feed_values,
                                    PyObject* fetch_outputs, PyObject* targets, int want_metadata,
                                    TF_Status* status);
+/* Partial runs: (handle str, owner capsule) from setup; the capsule's death
+ * ends the run. */
+PyObject* MT_SessionPRunSetup(TF_Session* session, PyObject* feed_outputs,
+                              PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+PyObject* MT_SessionPRun(TF_Session* session, PyObject* handle, PyObject* feed_outputs,
+                         PyObject* feed_values, PyObject* fetch_outputs, TF_Status* status);
 /* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
 PyObject* MT_ToDLPack(PyObject* value, int versioned);
 PyObject* MT_FromDLPack(PyObject* capsule);

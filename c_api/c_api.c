@@ -720,3 +720,28 @@ void TF_SessionRun(TF_Session* sess, const TF_Buffer* run_options, const TF_Outp
   if (mt_ok(s)) mt_run_metadata_write(&stats, run_metadata, s);
   mt_step_stats_free(&stats);
 }
+
+/* ---- partial runs ---- */
+
+void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs, int ninputs,
+                         const TF_Output* outputs, int noutputs,
+                         const TF_Operation* const* target_opers, int ntargets,
+                         const char** handle, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, NULL);
+  mt_session_prun_setup(session, inputs, ninputs, outputs, noutputs, target_opers, ntargets,
+                        handle, status);
+}
+
+void TF_SessionPRun(TF_Session* session, const char* handle, const TF_Output* inputs,
+                    TF_Tensor* const* input_values, int ninputs, const TF_Output* outputs,
+                    TF_Tensor** output_values, int noutputs,
+                    const TF_Operation* const* target_opers, int ntargets, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, NULL);
+  mt_session_prun(session, handle, inputs, input_values, ninputs, outputs, output_values,
+                  noutputs, target_opers, ntargets, status);
+}
+
+void TF_DeletePRunHandle(const char* handle) {
+  mt_prun_delete_handle(handle);
+  free((char*)handle);
+}

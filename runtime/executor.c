@@ -390,6 +390,355 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
   free(scratch);
 }
 
+/* ---- partial runs ----
+ * A partial run executes one plan incrementally: each step stores its
+ * feeds, runs (in plan order) every node not yet run whose data inputs are
+ * available and whose control inputs are done, and hands out fetches. */
+
+struct mt_prun {
+  mt_plan* plan;
+  int nfeeds, nfetches, ntargets;
+  TF_Output* feeds;
+  TF_Output* fetches;
+  int* target_nodes;        /* plan node of each declared target */
+  unsigned char* fed;       /* per feed */
+  unsigned char* fetched;   /* per fetch */
+  TF_Tensor** slots;
+  int* uses;                /* remaining reads per slot */
+  unsigned char* ready;     /* per slot: produced or fed */
+  unsigned char* done;      /* per node */
+  int* slot_node;           /* per slot: producing node or -1 */
+  int* slot_feed;           /* per slot: feed index or -1 */
+  int* ctrl_start;          /* node k's control inputs: ctrl[ctrl_start[k] ..] */
+  int* ctrl;
+  TF_Tensor** in_buf;
+  TF_Tensor** out_buf;
+  unsigned char* fwd;
+};
+
+void mt_prun_free(mt_prun* r) {
+  if (!r) return;
+  if (r->slots)
+    for (int k = 0; k < r->plan->nslots; k++) mt_tensor_free(r->slots[k]);
+  mt_plan_free(r->plan);
+  free(r->feeds);
+  free(r->fetches);
+  free(r->target_nodes);
+  free(r->fed);
+  free(r->fetched);
+  free(r->slots);
+  free(r->uses);
+  free(r->ready);
+  free(r->done);
+  free(r->slot_node);
+  free(r->slot_feed);
+  free(r->ctrl_start);
+  free(r->ctrl);
+  free(r->in_buf);
+  free(r->out_buf);
+  free(r->fwd);
+  free(r);
+}
+
+/* Control edges as node indices, resolved now: the graph may gain control
+ * inputs later, but the plan is fixed. */
+static int resolve_prun_nodes(mt_prun* r, TF_Graph* g, const TF_Operation* const* targets,
+                              TF_Status* s) {
+  mt_plan* p = r->plan;
+  int* node_of = mt_calloc((size_t)g->nops + 1, sizeof(int), s);
+  if (!node_of) return 0;
+  for (int i = 0; i < g->nops; i++) node_of[i] = -1;
+  int nctrl = 0;
+  for (int k = 0; k < p->nnodes; k++) {
+    node_of[p->nodes[k].op->id] = k;
+    nctrl += p->nodes[k].op->ncontrol_inputs;
+  }
+  r->ctrl_start = mt_calloc((size_t)p->nnodes + 1, sizeof(int), s);
+  r->ctrl = mt_calloc((size_t)nctrl + 1, sizeof(int), s);
+  r->target_nodes = mt_calloc((size_t)r->ntargets + 1, sizeof(int), s);
+  if (mt_ok(s)) {
+    int at = 0;
+    for (int k = 0; k < p->nnodes; k++) {
+      r->ctrl_start[k] = at;
+      const TF_Operation* op = p->nodes[k].op;
+      for (int c = 0; c < op->ncontrol_inputs; c++) r->ctrl[at++] = node_of[op->control_inputs[c]->id];
+    }
+    r->ctrl_start[p->nnodes] = at;
+    for (int t = 0; t < r->ntargets; t++) r->target_nodes[t] = node_of[targets[t]->id];
+  }
+  free(node_of);
+  return mt_ok(s);
+}
+
+static int alloc_prun_state(mt_prun* r, TF_Status* s) {
+  mt_plan* p = r->plan;
+  size_t nslots = (size_t)p->nslots + 1;
+  r->fed = mt_calloc((size_t)r->nfeeds + 1, 1, s);
+  r->fetched = mt_calloc((size_t)r->nfetches + 1, 1, s);
+  r->slots = mt_calloc(nslots, sizeof(TF_Tensor*), s);
+  r->uses = mt_calloc(nslots, sizeof(int), s);
+  r->ready = mt_calloc(nslots, 1, s);
+  r->done = mt_calloc((size_t)p->nnodes + 1, 1, s);
+  r->slot_node = mt_calloc(nslots, sizeof(int), s);
+  r->slot_feed = mt_calloc(nslots, sizeof(int), s);
+  r->in_buf = mt_calloc((size_t)p->max_inputs + 1, sizeof(TF_Tensor*), s);
+  r->out_buf = mt_calloc((size_t)p->max_outputs + 1, sizeof(TF_Tensor*), s);
+  r->fwd = mt_calloc((size_t)p->max_inputs + 1, 1, s);
+  if (!mt_ok(s)) return 0;
+  memcpy(r->uses, p->uses, sizeof(int) * (size_t)p->nslots);
+  for (int k = 0; k < p->nslots; k++) r->slot_node[k] = r->slot_feed[k] = -1;
+  for (int k = 0; k < p->nnodes; k++)
+    for (int o = 0; o < p->nodes[k].op->noutputs; o++) r->slot_node[p->nodes[k].out_base + o] = k;
+  for (int k = 0; k < p->nfeeds; k++) r->slot_feed[p->feed_slots[k]] = k;
+  return 1;
+}
+
+mt_prun* mt_prun_new(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF_Output* fetches,
+                     int nfetches, const TF_Operation* const* targets, int ntargets,
+                     TF_Status* s) {
+  for (int f = 0; f < nfeeds; f++)
+    for (int o = 0; o < nfetches; o++)
+      if (feeds[f].oper && feeds[f].oper == fetches[o].oper && feeds[f].index == fetches[o].index) {
+        mt_status_setf(s, TF_INVALID_ARGUMENT, "%s:%d is both fed and fetched.",
+                       feeds[f].oper->name, feeds[f].index);
+        return NULL;
+      }
+  mt_plan* p = mt_plan_build(g, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
+  if (!p) return NULL;
+  mt_prun* r = mt_calloc(1, sizeof(mt_prun), s);
+  if (!r) {
+    mt_plan_free(p);
+    return NULL;
+  }
+  r->plan = p;
+  r->nfeeds = nfeeds;
+  r->nfetches = nfetches;
+  r->ntargets = ntargets;
+  r->feeds = mt_calloc((size_t)nfeeds + 1, sizeof(TF_Output), s);
+  r->fetches = mt_calloc((size_t)nfetches + 1, sizeof(TF_Output), s);
+  if (mt_ok(s)) {
+    if (nfeeds) memcpy(r->feeds, feeds, sizeof(TF_Output) * (size_t)nfeeds);
+    if (nfetches) memcpy(r->fetches, fetches, sizeof(TF_Output) * (size_t)nfetches);
+  }
+  if (!mt_ok(s) || !resolve_prun_nodes(r, g, targets, s) || !alloc_prun_state(r, s)) {
+    mt_prun_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+static int find_output(const TF_Output* list, int n, TF_Output o) {
+  for (int k = 0; k < n; k++)
+    if (list[k].oper == o.oper && list[k].index == o.index) return k;
+  return -1;
+}
+
+/* Maps this step's feeds/fetches/targets to declared indices, checking
+ * them as TensorFlow's DirectSession::PRun does. */
+static int resolve_step(const mt_prun* r, const TF_Output* feeds, TF_Tensor* const* values,
+                        int nfeeds, int* feed_idx, const TF_Output* fetches, int nfetches,
+                        int* fetch_idx, const TF_Operation* const* targets, int ntargets,
+                        int* target_idx, TF_Status* s) {
+  for (int k = 0; k < nfeeds; k++) {
+    int j = find_output(r->feeds, r->nfeeds, feeds[k]);
+    const char* name = feeds[k].oper ? feeds[k].oper->name : "(null)";
+    if (j < 0) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT,
+                     "The feed %s:%d was not specified in partial_run_setup.", name, feeds[k].index);
+      return 0;
+    }
+    int again = r->fed[j];
+    for (int i = 0; i < k; i++) again |= feed_idx[i] == j;
+    if (again) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT, "The feed %s:%d has already been fed.", name,
+                     feeds[k].index);
+      return 0;
+    }
+    if (!check_feed(r->plan, j, values[k], s)) return 0;
+    feed_idx[k] = j;
+  }
+  for (int k = 0; k < nfetches; k++) {
+    int j = find_output(r->fetches, r->nfetches, fetches[k]);
+    const char* name = fetches[k].oper ? fetches[k].oper->name : "(null)";
+    if (j < 0 || r->fetched[j]) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT,
+                     j < 0 ? "The fetch %s:%d was not specified in partial_run_setup."
+                           : "The fetch %s:%d has already been fetched.",
+                     name, fetches[k].index);
+      return 0;
+    }
+    fetch_idx[k] = j;
+  }
+  for (int k = 0; k < ntargets; k++) {
+    target_idx[k] = -1;
+    for (int t = 0; t < r->ntargets; t++)
+      if (targets[k] && r->target_nodes[t] >= 0 && r->plan->nodes[r->target_nodes[t]].op == targets[k])
+        target_idx[k] = r->target_nodes[t];
+    if (target_idx[k] < 0) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT,
+                     "The target %s was not specified in partial_run_setup.",
+                     targets[k] ? targets[k]->name : "(null)");
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* TensorFlow's CheckFetch: walks back from each wanted node (not yet run)
+ * and fails on a declared feed that is neither fed before nor in this
+ * step, naming that feed. */
+static int check_computable(const mt_prun* r, const int* feed_idx, int nfeeds,
+                            const int* start, int nstart, TF_Status* s) {
+  const mt_plan* p = r->plan;
+  unsigned char* seen = mt_calloc((size_t)p->nnodes + 1, 1, s);
+  int* stack = mt_calloc((size_t)p->nnodes + 1, sizeof(int), s);
+  int top = 0;
+  if (!mt_ok(s)) goto done;
+  for (int k = 0; k < nstart; k++)
+    if (start[k] >= 0 && !seen[start[k]] && !r->done[start[k]]) {
+      seen[start[k]] = 1;
+      stack[top++] = start[k];
+    }
+  while (top > 0 && mt_ok(s)) {
+    const plan_node* n = &p->nodes[stack[--top]];
+    for (int i = 0; i < n->op->ninputs; i++) {
+      int slot = n->in_slots[i], f = r->slot_feed[slot], next = r->slot_node[slot];
+      if (f >= 0) {
+        int now = 0;
+        for (int j = 0; j < nfeeds; j++) now |= feed_idx[j] == f;
+        if (!r->fed[f] && !now)
+          mt_status_setf(s, TF_INVALID_ARGUMENT,
+                         "Fetch %s:%d can't be computed from the feeds that have been fed so far.",
+                         r->feeds[f].oper->name, r->feeds[f].index);
+        continue;
+      }
+      if (next >= 0 && !seen[next] && !r->done[next]) {
+        seen[next] = 1;
+        stack[top++] = next;
+      }
+    }
+    int k = (int)(n - p->nodes);
+    for (int c = r->ctrl_start[k]; c < r->ctrl_start[k + 1]; c++)
+      if (!seen[r->ctrl[c]] && !r->done[r->ctrl[c]]) {
+        seen[r->ctrl[c]] = 1;
+        stack[top++] = r->ctrl[c];
+      }
+  }
+done:
+  free(seen);
+  free(stack);
+  return mt_ok(s);
+}
+
+static int node_runnable(const mt_prun* r, int k) {
+  const plan_node* n = &r->plan->nodes[k];
+  for (int i = 0; i < n->op->ninputs; i++)
+    if (!r->ready[n->in_slots[i]]) return 0;
+  for (int c = r->ctrl_start[k]; c < r->ctrl_start[k + 1]; c++)
+    if (!r->done[r->ctrl[c]]) return 0;
+  return 1;
+}
+
+/* One pass in plan (topological) order runs everything that can run now:
+ * a node's producers come before it, so their outputs are ready in time. */
+static void run_ready_nodes(mt_prun* r, mt_session_state* st,
+                            const struct TF_SessionOptions* opts, TF_Status* s) {
+  mt_plan* p = r->plan;
+  for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
+    if (r->done[k] || !node_runnable(r, k)) continue;
+    const plan_node* n = &p->nodes[k];
+    run_node(n, r->slots, r->uses, r->in_buf, r->out_buf, r->fwd, st, opts, s);
+    release(n, r->slots, r->uses);
+    r->done[k] = 1;
+    /* a fed output is ready when fed, not when its producer happens to run */
+    for (int o = 0; o < n->op->noutputs; o++)
+      if (r->slot_feed[n->out_base + o] < 0) r->ready[n->out_base + o] = 1;
+  }
+}
+
+static void store_feeds(mt_prun* r, const int* feed_idx, TF_Tensor* const* values, int nfeeds) {
+  for (int k = 0; k < nfeeds; k++) {
+    int slot = r->plan->feed_slots[feed_idx[k]];
+    r->fed[feed_idx[k]] = 1;
+    r->ready[slot] = 1;
+    mt_tensor_free(r->slots[slot]);
+    r->slots[slot] = r->uses[slot] > 0 ? mt_tensor_share(values[k]) : NULL;
+  }
+}
+
+/* Hands out the fetches, then drops each fetch's read (freeing the slot
+ * after its last use). A fetch named twice in one step gets one value. */
+static void take_fetches(mt_prun* r, const int* fetch_idx, TF_Tensor** outputs, int nfetches,
+                         TF_Status* s) {
+  for (int k = 0; k < nfetches && mt_ok(s); k++) {
+    TF_Tensor* v = r->slots[r->plan->fetch_slots[fetch_idx[k]]];
+    outputs[k] = v ? mt_tensor_share(v) : NULL;
+    if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
+  }
+  if (!mt_ok(s)) return;
+  for (int k = 0; k < nfetches; k++) {
+    int j = fetch_idx[k], slot = r->plan->fetch_slots[j];
+    if (r->fetched[j]) continue;
+    r->fetched[j] = 1;
+    if (--r->uses[slot] == 0) {
+      mt_tensor_free(r->slots[slot]);
+      r->slots[slot] = NULL;
+    }
+  }
+}
+
+/* TensorFlow forgets a partial run once all its feeds were fed and all its
+ * fetches fetched (RunState::PendingDone); targets must have run too. */
+int mt_prun_finished(const mt_prun* r) {
+  for (int k = 0; k < r->nfeeds; k++)
+    if (!r->fed[k]) return 0;
+  for (int k = 0; k < r->nfetches; k++)
+    if (!r->fetched[k]) return 0;
+  for (int t = 0; t < r->ntargets; t++)
+    if (r->target_nodes[t] >= 0 && !r->done[r->target_nodes[t]]) return 0;
+  return 1;
+}
+
+int mt_prun_step(mt_prun* r, const TF_Output* feeds, TF_Tensor* const* values, int nfeeds,
+                 const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                 const TF_Operation* const* targets, int ntargets, mt_session_state* st,
+                 const struct TF_SessionOptions* opts, TF_Status* s) {
+  for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
+  int n = nfeeds + nfetches + ntargets;
+  int* idx = mt_calloc((size_t)n + 1, sizeof(int), s);
+  if (!idx) return 0;
+  int *feed_idx = idx, *fetch_idx = idx + nfeeds, *target_idx = fetch_idx + nfetches;
+  int* wanted = mt_calloc((size_t)(nfetches + ntargets) + 1, sizeof(int), s);
+  int ok = wanted && resolve_step(r, feeds, values, nfeeds, feed_idx, fetches, nfetches,
+                                  fetch_idx, targets, ntargets, target_idx, s);
+  if (ok) {
+    for (int k = 0; k < nfetches; k++)
+      wanted[k] = r->slot_node[r->plan->fetch_slots[fetch_idx[k]]];
+    for (int k = 0; k < ntargets; k++) wanted[nfetches + k] = target_idx[k];
+    ok = check_computable(r, feed_idx, nfeeds, wanted, nfetches + ntargets, s);
+  }
+  free(wanted);
+  if (!ok) { /* nothing changed: the partial run goes on */
+    free(idx);
+    return 0;
+  }
+  store_feeds(r, feed_idx, values, nfeeds);
+  run_ready_nodes(r, st, opts, s);
+  for (int k = 0; k < ntargets && mt_ok(s); k++)
+    if (!r->done[target_idx[k]])
+      mt_status_setf(s, TF_INTERNAL, "Target %s did not run", targets[k]->name);
+  if (mt_ok(s)) take_fetches(r, fetch_idx, outputs, nfetches, s);
+  free(idx);
+  if (!mt_ok(s)) {
+    for (int k = 0; k < nfetches; k++) {
+      mt_tensor_free(outputs[k]);
+      outputs[k] = NULL;
+    }
+    return 1; /* an execution error ends the partial run, as in TensorFlow */
+  }
+  return mt_prun_finished(r);
+}
+
 /* ---- intra-op parallelism ---- */
 
 typedef struct par_job {

@@ -64,12 +64,167 @@ static void drop_plans(TF_Session* sess) {
   sess->nplans = sess->plans_cap = 0;
 }
 
+/* ---- partial runs ----
+ * Live partial runs of all sessions, under one lock: TF_DeletePRunHandle
+ * names a run by its handle alone. Handles are unique process-wide. A run
+ * in a step is `busy`; deleting it then only marks it `dead` and the step
+ * frees it. States are freed outside prun_mu (freeing a fed tensor may call
+ * back into its owner, e.g. take Python's GIL). */
+typedef struct prun_entry {
+  struct prun_entry* next;
+  TF_Session* sess;
+  char* handle;
+  mt_prun* run;
+  int busy, dead;
+} prun_entry;
+
+static pthread_mutex_t prun_mu = PTHREAD_MUTEX_INITIALIZER;
+static prun_entry* pruns;
+static unsigned long long prun_counter;
+
+static void free_entry(prun_entry* e) {
+  if (!e) return;
+  mt_prun_free(e->run);
+  free(e->handle);
+  free(e);
+}
+
+/* Unlinks `target` from the live list and returns it (prun_mu held). */
+static prun_entry* unlink_entry(prun_entry* target) {
+  for (prun_entry** at = &pruns; *at; at = &(*at)->next)
+    if (*at == target) {
+      *at = target->next;
+      return target;
+    }
+  return NULL;
+}
+
+/* The live entry named `handle`, or NULL (prun_mu held). */
+static prun_entry* find_entry(const char* handle) {
+  for (prun_entry* e = pruns; e; e = e->next)
+    if (!e->dead && strcmp(e->handle, handle) == 0) return e;
+  return NULL;
+}
+
+/* Frees every partial run of `sess` (no step of it is in flight). */
+static void drop_pruns(TF_Session* sess) {
+  prun_entry* mine = NULL;
+  pthread_mutex_lock(&prun_mu);
+  for (prun_entry** at = &pruns; *at;) {
+    prun_entry* e = *at;
+    if (e->sess == sess) {
+      *at = e->next;
+      e->next = mine;
+      mine = e;
+    } else {
+      at = &e->next;
+    }
+  }
+  pthread_mutex_unlock(&prun_mu);
+  while (mine) {
+    prun_entry* next = mine->next;
+    free_entry(mine);
+    mine = next;
+  }
+}
+
+void mt_prun_delete_handle(const char* handle) {
+  if (!handle) return;
+  prun_entry* gone = NULL;
+  pthread_mutex_lock(&prun_mu);
+  prun_entry* e = find_entry(handle);
+  if (e && e->busy) e->dead = 1;
+  else if (e) gone = unlink_entry(e);
+  pthread_mutex_unlock(&prun_mu);
+  free_entry(gone);
+}
+
+void mt_session_prun_setup(TF_Session* sess, const TF_Output* feeds, int nfeeds,
+                           const TF_Output* fetches, int nfetches,
+                           const TF_Operation* const* targets, int ntargets, const char** handle,
+                           TF_Status* s) {
+  *handle = NULL;
+  pthread_mutex_lock(&sess->mu);
+  if (sess->closed) {
+    pthread_mutex_unlock(&sess->mu);
+    mt_status_setf(s, TF_FAILED_PRECONDITION, "Session has been closed.");
+    return;
+  }
+  pthread_mutex_lock(&sess->graph->mu);
+  mt_prun* run = mt_prun_new(sess->graph, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
+  pthread_mutex_unlock(&sess->graph->mu);
+  prun_entry* e = run ? mt_calloc(1, sizeof(prun_entry), s) : NULL;
+  char* out = e ? mt_calloc(1, 48, s) : NULL;
+  if (e) {
+    e->run = run;
+    e->sess = sess;
+    e->handle = mt_calloc(1, 48, s);
+  }
+  if (!mt_ok(s)) {
+    if (e) free_entry(e);
+    else mt_prun_free(run);
+    free(out);
+    pthread_mutex_unlock(&sess->mu);
+    return;
+  }
+  pthread_mutex_lock(&prun_mu);
+  snprintf(e->handle, 48, "prun;%llu", ++prun_counter);
+  e->next = pruns;
+  pruns = e;
+  pthread_mutex_unlock(&prun_mu);
+  pthread_mutex_unlock(&sess->mu);
+  memcpy(out, e->handle, 48);
+  *handle = out;
+}
+
+void mt_session_prun(TF_Session* sess, const char* handle, const TF_Output* feeds,
+                     TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
+                     TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
+                     int ntargets, TF_Status* s) {
+  for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
+  pthread_mutex_lock(&sess->mu);
+  if (sess->closed) {
+    pthread_mutex_unlock(&sess->mu);
+    mt_status_setf(s, TF_FAILED_PRECONDITION, "Session has been closed.");
+    return;
+  }
+  sess->running++; /* close waits for this step */
+  pthread_mutex_unlock(&sess->mu);
+  pthread_mutex_lock(&prun_mu);
+  prun_entry* e = handle ? find_entry(handle) : NULL;
+  if (!e || e->sess != sess) {
+    e = NULL;
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Must run 'setup' before performing partial runs!");
+  } else if (e->busy) {
+    e = NULL;
+    mt_status_setf(s, TF_FAILED_PRECONDITION,
+                   "Partial run %s is already in a step on another thread.", handle);
+  } else {
+    e->busy = 1;
+  }
+  pthread_mutex_unlock(&prun_mu);
+  if (e) {
+    int over = mt_prun_step(e->run, feeds, feed_values, nfeeds, fetches, outputs, nfetches,
+                            targets, ntargets, &sess->state, &sess->opts, s);
+    prun_entry* gone = NULL;
+    pthread_mutex_lock(&prun_mu);
+    e->busy = 0;
+    if (over || e->dead) gone = unlink_entry(e);
+    pthread_mutex_unlock(&prun_mu);
+    free_entry(gone);
+  }
+  pthread_mutex_lock(&sess->mu);
+  if (--sess->running == 0) pthread_cond_broadcast(&sess->idle);
+  pthread_mutex_unlock(&sess->mu);
+}
+
 void mt_session_close(TF_Session* sess) {
   pthread_mutex_lock(&sess->mu);
   while (sess->running > 0) pthread_cond_wait(&sess->idle, &sess->mu);
   if (!sess->closed) {
     sess->closed = 1;
     drop_plans(sess);
+    drop_pruns(sess);
     mt_state_clear(&sess->state);
   }
   pthread_mutex_unlock(&sess->mu);

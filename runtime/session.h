@@ -47,6 +47,29 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
                         TF_Tensor** outputs, const struct TF_SessionOptions* opts,
                         mt_step_stats* stats, TF_Status* s);
 
+/* Partial runs (runtime/executor.c): the state of one plan executed
+ * incrementally across steps. */
+typedef struct mt_prun mt_prun;
+/* Builds the plan for the declared feeds/fetches/targets and empty state
+ * (graph->mu held). NULL + TF_INVALID_ARGUMENT / TF_NOT_FOUND on error. */
+mt_prun* mt_prun_new(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF_Output* fetches,
+                     int nfetches, const TF_Operation* const* targets, int ntargets,
+                     TF_Status* s);
+/* One step: stores `values` (borrowed) for declared, not yet fed `feeds`,
+ * runs every node that can run, returns new handles for `fetches` (declared,
+ * not yet fetched) and checks `targets` ran. Returns 1 when the partial run
+ * is over (everything fed and fetched and every target run, or an
+ * execution error),
+ * 0 otherwise; on a validation error (status set, returns 0) nothing
+ * changed. */
+int mt_prun_step(mt_prun* r, const TF_Output* feeds, TF_Tensor* const* values, int nfeeds,
+                 const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                 const TF_Operation* const* targets, int ntargets, mt_session_state* st,
+                 const struct TF_SessionOptions* opts, TF_Status* s);
+/* 1 when every declared feed was fed, every fetch returned and every
+ * target ran. */
+int mt_prun_finished(const mt_prun* r);
+void mt_prun_free(mt_prun* r);
 
 TF_Session* mt_session_new(TF_Graph* g, const struct TF_SessionOptions* opts, TF_Status* s);
 void mt_session_close(TF_Session* sess);
@@ -60,5 +83,18 @@ void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
                            TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
                            TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
                            int ntargets, mt_step_stats* stats, TF_Status* s);
+
+/* Partial runs kept under string handles (see TF_SessionPRunSetup). */
+void mt_session_prun_setup(TF_Session* sess, const TF_Output* feeds, int nfeeds,
+                           const TF_Output* fetches, int nfetches,
+                           const TF_Operation* const* targets, int ntargets, const char** handle,
+                           TF_Status* s);
+void mt_session_prun(TF_Session* sess, const char* handle, const TF_Output* feeds,
+                     TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
+                     TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
+                     int ntargets, TF_Status* s);
+/* Ends the partial run named `handle` if it is still live (does not free
+ * the string). */
+void mt_prun_delete_handle(const char* handle);
 
 #endif

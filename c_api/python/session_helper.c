@@ -363,12 +363,13 @@ static int parse_outputs(PyObject* seq, TF_Output* out, int n) {
   return 0;
 }
 
+/* `with_values`: 0 for a partial run setup, which declares feeds only. */
 static int prepare(run_args* r, PyObject* feeds, PyObject* values, PyObject* fetches,
-                   PyObject* targets) {
+                   PyObject* targets, int with_values) {
   r->nfeeds = (int)PySequence_Fast_GET_SIZE(feeds);
   r->nfetches = (int)PySequence_Fast_GET_SIZE(fetches);
   r->ntargets = (int)PySequence_Fast_GET_SIZE(targets);
-  if (PySequence_Fast_GET_SIZE(values) != r->nfeeds) {
+  if (with_values && PySequence_Fast_GET_SIZE(values) != r->nfeeds) {
     PyErr_SetString(PyExc_ValueError, "feed_outputs and feed_values differ in length");
     return -1;
   }
@@ -385,7 +386,7 @@ static int prepare(run_args* r, PyObject* feeds, PyObject* values, PyObject* fet
   if (parse_outputs(fetches, r->fetches, r->nfetches) < 0) return -1;
   for (int i = 0; i < r->ntargets; i++)
     if (MT_PyToOperation(PySequence_Fast_GET_ITEM(targets, i), &r->targets[i]) < 0) return -1;
-  for (int i = 0; i < r->nfeeds; i++) {
+  for (int i = 0; with_values && i < r->nfeeds; i++) {
     int dt = (int)TF_OperationOutputType(r->feeds[i]);
     r->feed_values[i] = MT_NdarrayToTensor(PySequence_Fast_GET_ITEM(values, i), dt);
     if (r->feed_values[i] == NULL) return -1;
@@ -420,7 +421,7 @@ static PyObject* session_run(TF_Session* session, const TF_Buffer* opts, TF_Buff
   PyObject* g = PySequence_Fast(targets, "targets must be a sequence");
   run_args r = {0};
   PyObject* result = NULL;
-  if (MT_InitHelper() == 0 && f && v && o && g && prepare(&r, f, v, o, g) == 0) {
+  if (MT_InitHelper() == 0 && f && v && o && g && prepare(&r, f, v, o, g, 1) == 0) {
     Py_BEGIN_ALLOW_THREADS
     TF_SessionRun(session, opts, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
                   r.nfetches, (const TF_Operation* const*)r.targets, r.ntargets, md, status);
@@ -465,6 +466,70 @@ PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
     else Py_DECREF(values);
   }
   if (md) TF_DeleteBuffer(md);
+  return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Partial runs. */
+
+static const char kPRunHandle[] = "minitf.prun_handle";
+
+/* The capsule owns the C handle: its death ends the partial run. */
+static void prun_capsule_free(PyObject* cap) {
+  const char* h = PyCapsule_GetPointer(cap, kPRunHandle);
+  if (h) TF_DeletePRunHandle(h);
+}
+
+PyObject* MT_SessionPRunSetup(TF_Session* session, PyObject* feed_outputs,
+                              PyObject* fetch_outputs, PyObject* targets, TF_Status* status) {
+  PyObject* f = PySequence_Fast(feed_outputs, "feed_outputs must be a sequence");
+  PyObject* none = PyTuple_New(0);
+  PyObject* o = PySequence_Fast(fetch_outputs, "fetch_outputs must be a sequence");
+  PyObject* g = PySequence_Fast(targets, "targets must be a sequence");
+  run_args r = {0};
+  PyObject* result = NULL;
+  if (f && none && o && g && prepare(&r, f, none, o, g, 0) == 0) {
+    const char* handle = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    TF_SessionPRunSetup(session, r.feeds, r.nfeeds, r.fetches, r.nfetches,
+                        (const TF_Operation* const*)r.targets, r.ntargets, &handle, status);
+    Py_END_ALLOW_THREADS
+    if (TF_GetCode(status) == TF_OK) {
+      PyObject* cap = PyCapsule_New((void*)handle, kPRunHandle, prun_capsule_free);
+      if (cap == NULL) TF_DeletePRunHandle(handle);
+      else result = Py_BuildValue("(sN)", handle, cap);
+    }
+  }
+  free_run_args(&r);
+  Py_XDECREF(f);
+  Py_XDECREF(none);
+  Py_XDECREF(o);
+  Py_XDECREF(g);
+  return result;
+}
+
+PyObject* MT_SessionPRun(TF_Session* session, PyObject* handle, PyObject* feed_outputs,
+                         PyObject* feed_values, PyObject* fetch_outputs, TF_Status* status) {
+  const char* h = PyUnicode_AsUTF8(handle);
+  if (h == NULL) return NULL;
+  PyObject* f = PySequence_Fast(feed_outputs, "feed_outputs must be a sequence");
+  PyObject* v = PySequence_Fast(feed_values, "feed_values must be a sequence");
+  PyObject* o = PySequence_Fast(fetch_outputs, "fetch_outputs must be a sequence");
+  PyObject* none = PyTuple_New(0);
+  run_args r = {0};
+  PyObject* result = NULL;
+  if (MT_InitHelper() == 0 && f && v && o && none && prepare(&r, f, v, o, none, 1) == 0) {
+    Py_BEGIN_ALLOW_THREADS
+    TF_SessionPRun(session, h, r.feeds, r.feed_values, r.nfeeds, r.fetches, r.fetch_values,
+                   r.nfetches, NULL, 0, status);
+    Py_END_ALLOW_THREADS
+    if (TF_GetCode(status) == TF_OK) result = collect(&r);
+  }
+  free_run_args(&r);
+  Py_XDECREF(f);
+  Py_XDECREF(v);
+  Py_XDECREF(o);
+  Py_XDECREF(none);
   return result;
 }
 

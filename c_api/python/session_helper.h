@@ -60,6 +60,18 @@ PyObject* MT_SessionRunWithOptions(TF_Session* session, PyObject* run_options,
                                    PyObject* feed_outputs, PyObject* feed_values,
                                    PyObject* fetch_outputs, PyObject* targets, int want_metadata,
                                    TF_Status* status);
+/* Partial runs. MT_SessionPRunSetup declares feeds, fetches (sequences of
+ * (TF_Operation*, index)) and targets (TF_Operation*) and returns a new
+ * (handle, owner) tuple: `handle` a str naming the run, `owner` a capsule
+ * whose death calls TF_DeletePRunHandle, ending the run if still live.
+ * MT_SessionPRun continues run `handle` (a str) as TF_SessionPRun, feeds
+ * converted as in MT_SessionRun, no targets; returns a new list of the
+ * fetched values. The GIL is released around the C calls. Errors as
+ * MT_SessionRun. */
+PyObject* MT_SessionPRunSetup(TF_Session* session, PyObject* feed_outputs,
+                              PyObject* fetch_outputs, PyObject* targets, TF_Status* status);
+PyObject* MT_SessionPRun(TF_Session* session, PyObject* handle, PyObject* feed_outputs,
+                         PyObject* feed_values, PyObject* fetch_outputs, TF_Status* status);
 /* DLPack (Python protocol). MT_ToDLPack: `value` (converted like a feed,
  * without a copy when it is a C-contiguous ndarray) exported as a new
  * PyCapsule named "dltensor" (DLManagedTensor) or, with `versioned`,

@@ -172,15 +172,22 @@ _CPU_MEMORY_LIMIT = 268435456  # what TensorFlow 2.21 reports for its CPU device
 
 
 class _PartialRun:
-    """State of one partial_run_setup handle: declared feeds/fetches (by
-    tensor name), what was fed so far (name -> (Tensor, value)) and what was
-    fetched."""
+    """State of one partial_run_setup handle as the client sees it: the
+    declared feeds/fetches (by tensor name), the names fed and fetched so
+    far, and `owner`, the capsule owning the C partial run (its death ends
+    the run in the runtime)."""
 
-    def __init__(self, feeds, fetches):
+    def __init__(self, feeds, fetches, owner):
         self.feeds = {t.name: t for t in feeds}
         self.fetches = {t.name: t for t in fetches}
-        self.fed = {}
+        self.fed = set()
         self.fetched = set()
+        self.owner = owner
+
+    def pending_done(self):
+        """True once every declared feed was fed and every fetch fetched:
+        TensorFlow then forgets the handle."""
+        return len(self.fed) == len(self.feeds) and len(self.fetched) == len(self.fetches)
 
 
 def _graph_execution_error(e, graph):
@@ -414,8 +421,11 @@ class BaseSession:
         """Declares the fetches and feeds of a sequence of partial_run calls
         (tf.Session.partial_run_setup); returns the handle (a str).
 
-        minitf runs each partial_run as a full run fed with everything fed
-        so far, so stateful ops upstream of several fetches run once per call.
+        The runtime keeps one execution of the graph under the handle
+        (TF_SessionPRunSetup): each partial_run runs only the nodes that
+        became computable, so every node, stateful ones included, runs at
+        most once per handle, as in TensorFlow. Operations in `fetches` are
+        targets, run as soon as their inputs are fed.
         Raises RuntimeError for a closed session, InvalidArgumentError
         "x:0 is both fed and fetched.", TypeError/ValueError for elements
         that are not graph elements.
@@ -432,19 +442,27 @@ class BaseSession:
             if t.name in fetch_names:
                 raise errors.InvalidArgumentError(
                     None, None, "Graph execution error:\n\n%s is both fed and fetched." % t.name)
-        handle = "%x;%d" % (id(self) & 0xffffffff, self._next_handle)
-        self._next_handle += 1
-        self._partial_runs[handle] = _PartialRun(feed_tensors, plan.tensors)
+        # Duplicates are declared once, as TensorFlow's name-keyed run state.
+        feed_tensors = list({t.name: t for t in feed_tensors}.values())
+        fetch_tensors = list({t.name: t for t in plan.tensors}.values())
+        try:
+            handle, owner = c_api.MT_SessionPRunSetup(
+                self._session, [t._as_tf_output() for t in feed_tensors],
+                [t._as_tf_output() for t in fetch_tensors], [op._c_op for op in plan.targets])
+        except errors.OpError as e:
+            raise _graph_execution_error(e, self._graph) from None
+        self._partial_runs[handle] = _PartialRun(feed_tensors, fetch_tensors, owner)
         return handle
 
     @staticmethod
     def _prun_error(message):
         return errors.InvalidArgumentError(None, None, "Graph execution error:\n\n" + message)
 
-    def _pending_feed(self, pr, fetch):
-        """The first declared-but-unfed feed the fetch depends on, searched
-        depth first from the fetch as TensorFlow's DirectSession does."""
-        pending = {n for n in pr.feeds if n not in pr.fed}
+    def _pending_feed(self, pr, fetch, fed):
+        """The first declared feed not in `fed` that the fetch depends on,
+        searched depth first from the fetch as TensorFlow's DirectSession
+        does."""
+        pending = {n for n in pr.feeds if n not in fed}
         stack, seen = [fetch], set()
         while stack:
             t = stack.pop()
@@ -453,22 +471,26 @@ class BaseSession:
             seen.add(t.name)
             if t.name in pending:
                 return t.name
-            if t.name in pr.fed:
+            if t.name in fed:
                 continue
             stack.extend(t.op.inputs)
         return None
 
     def partial_run(self, handle, fetches, feed_dict=None):
         """Continues partial run `handle` (tf.Session.partial_run): feeds some
-        of the declared feeds and fetches some of the declared fetches.
+        of the declared feeds, runs what they make computable (each node at
+        most once per handle) and returns some of the declared fetches.
 
         Raises InvalidArgumentError with TensorFlow's messages: "Must run
-        'setup' before performing partial runs!", "The feed a:0 was not
-        specified in partial_run_setup.", "The feed a:0 has already been
-        fed.", "The fetch r:0 was not specified in partial_run_setup.", "The
-        fetch r:0 has already been fetched.", "Fetch a:0 can't be computed
-        from the feeds that have been fed so far."; RuntimeError for
-        Operation fetches ("partial_run() requires empty `target_list`...").
+        'setup' before performing partial runs!" (also once every feed was
+        fed and every fetch fetched, or after a runtime error ended the
+        run), "The feed a:0 was not specified in partial_run_setup.", "The
+        feed a:0 has already been fed.", "The fetch r:0 was not specified in
+        partial_run_setup.", "The fetch r:0 has already been fetched.",
+        "Fetch a:0 can't be computed from the feeds that have been fed so
+        far." (naming the missing feed); runtime OpErrors as Session.run;
+        RuntimeError for Operation fetches ("partial_run() requires empty
+        `target_list`...").
         """
         self._check_open()
         feed_outputs, feed_values, feed_tensors = self._feeds(feed_dict)
@@ -491,25 +513,24 @@ class BaseSession:
                                        t.name)
             if t.name in pr.fetched:
                 raise self._prun_error("The fetch %s has already been fetched." % t.name)
-        new_fed = dict(pr.fed)
-        for t, o, v in zip(feed_tensors, feed_outputs, feed_values):
-            new_fed[t.name] = (o, v)
-        saved = pr.fed
-        pr.fed = new_fed
+        fed = pr.fed | {t.name for t in feed_tensors}
         for t in plan.tensors:
-            missing = self._pending_feed(pr, t)
+            missing = self._pending_feed(pr, t, fed)
             if missing is not None:
-                pr.fed = saved
                 raise self._prun_error("Fetch %s can't be computed from the feeds that have "
                                        "been fed so far." % missing)
-        outs = [o for o, _ in new_fed.values()]
-        vals = [v for _, v in new_fed.values()]
+        fetch_outputs = [t._as_tf_output() for t in plan.tensors]
         try:
-            values = self._call(plan, outs, vals)
-        except errors.OpError:
-            pr.fed = saved
-            raise
+            values = c_api.MT_SessionPRun(self._session, handle, feed_outputs, feed_values,
+                                          fetch_outputs)
+        except errors.OpError as e:
+            # A runtime error ends the partial run, as in TensorFlow.
+            self._partial_runs.pop(handle, None)
+            raise _graph_execution_error(e, self._graph) from None
+        pr.fed = fed
         pr.fetched.update(t.name for t in plan.tensors)
+        if pr.pending_done():
+            del self._partial_runs[handle]
         return plan.rebuild(values)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):

@@ -332,6 +332,56 @@ TF_CAPI_EXPORT extern void TF_SessionRun(TF_Session* session, const TF_Buffer* r
                                          const TF_Operation* const* target_opers, int ntargets,
                                          TF_Buffer* run_metadata, TF_Status* status);
 
+/* Partial runs: one execution of the graph spread over several calls, as
+ * TensorFlow's DirectSession::PRunSetup / PRun. Setup declares every feed
+ * (`inputs`), fetch (`outputs`) and target of the run and returns in
+ * `*handle` a new NUL-terminated string owned by the caller, who frees it
+ * with TF_DeletePRunHandle. Nothing runs at setup. Thread-safe. Errors:
+ * TF_INVALID_ARGUMENT ("x:0 is both fed and fetched.", bad outputs or
+ * operations, a cycle), TF_FAILED_PRECONDITION (closed session); then
+ * `*handle` is NULL. */
+TF_CAPI_EXPORT extern void TF_SessionPRunSetup(TF_Session* session, const TF_Output* inputs,
+                                               int ninputs, const TF_Output* outputs,
+                                               int noutputs,
+                                               const TF_Operation* const* target_opers,
+                                               int ntargets, const char** handle,
+                                               TF_Status* status);
+
+/* Continues partial run `handle`: stores `input_values` for `inputs` (each
+ * declared at setup and not fed before; values borrowed as in
+ * TF_SessionRun), runs every node of the run not yet run whose inputs are
+ * now available — each node runs at most once per partial run, so a
+ * stateful op feeding several fetches runs once —, returns `outputs` (each
+ * declared and not fetched before) as new tensors owned by the caller, and
+ * checks that `target_opers` (declared at setup) have run. Intermediates
+ * are freed after their last use. Thread-safe, but one call per handle at a
+ * time. Errors, with TensorFlow's messages: TF_INVALID_ARGUMENT "Must run
+ * 'setup' before performing partial runs!" (unknown or finished handle),
+ * "The feed a:0 was not specified in partial_run_setup.", "The feed a:0 has
+ * already been fed.", "The fetch r:0 was not specified in
+ * partial_run_setup.", "The fetch r:0 has already been fetched.", "Fetch
+ * a:0 can't be computed from the feeds that have been fed so far." (names
+ * the feed still missing), feed dtype/shape errors — after these the
+ * partial run is unchanged; kernel errors (as TF_SessionRun) end the
+ * partial run. TF_FAILED_PRECONDITION for a closed session. On error all
+ * `output_values` are NULL. The run's state is freed once every declared
+ * feed was fed, every fetch returned and every target ran (later calls on
+ * the handle then fail with "Must run 'setup'...", as in TensorFlow), on an
+ * execution error, by
+ * TF_DeletePRunHandle, or when the session closes. */
+TF_CAPI_EXPORT extern void TF_SessionPRun(TF_Session* session, const char* handle,
+                                          const TF_Output* inputs,
+                                          TF_Tensor* const* input_values, int ninputs,
+                                          const TF_Output* outputs, TF_Tensor** output_values,
+                                          int noutputs, const TF_Operation* const* target_opers,
+                                          int ntargets, TF_Status* status);
+
+/* Frees a handle from TF_SessionPRunSetup and ends its partial run if still
+ * live (freeing the tensors it holds). Safe after the run finished or its
+ * session closed; NULL is ignored. Thread-safe; a step in flight on the
+ * handle completes first and the run ends after it. */
+TF_CAPI_EXPORT extern void TF_DeletePRunHandle(const char* handle);
+
 #ifdef __cplusplus
 }
 #endif
