@@ -77,6 +77,9 @@ typedef uint16_t acc_uint16_t;
 typedef uint32_t acc_uint32_t;
 typedef uint64_t acc_uint64_t;
 typedef mt_bool acc_mt_bool;
+/* complex sums and products in their own type (Eigen's complex reducers) */
+typedef mt_complex64 acc_mt_complex64;
+typedef mt_complex128 acc_mt_complex128;
 typedef int64_t wide_int8_t, wide_int16_t, wide_int32_t, wide_int64_t;
 typedef uint64_t wide_uint8_t, wide_uint16_t, wide_uint32_t, wide_uint64_t;
 typedef float own_float;
@@ -199,10 +202,12 @@ typedef struct reducer {
 RED_LOOPS(sum_f, MT_FLOAT_TYPES, acc_, 0, acc + x, acc)
 RED_LOOPS(sum_h, HALF_AS_FLOAT, acc_, 0, RH(acc + x), acc)
 RED_LOOPS(sum_i, MT_INT_TYPES, acc_, 0, (W)acc + (W)x, acc)
+RED_LOOPS(sum_c, MT_COMPLEX_TYPES, acc_, 0, acc + x, acc)
 static const reducer sum_r = {
-    {MT_ENTRIES(sum_f, MT_FLOAT_TYPES) MT_ENTRIES(sum_i, MT_INT_TYPES)[TF_HALF] = sum_h_float,
+    {MT_ENTRIES(sum_f, MT_FLOAT_TYPES) MT_ENTRIES(sum_i, MT_INT_TYPES)
+         MT_ENTRIES(sum_c, MT_COMPLEX_TYPES)[TF_HALF] = sum_h_float,
      [TF_BFLOAT16] = sum_f_float},
-    8};
+    16};
 
 /* Mean: integer sums in 64 bits then a truncating division; an empty
  * float mean is NaN, an empty integer mean 0. half sums in half (Eigen),
@@ -212,20 +217,25 @@ RED_LOOPS(mean_h, HALF_AS_FLOAT, acc_, 0, RH(acc + x), RH(acc / (double)n))
 RED_LOOPS(mean_s, MT_SINT_TYPES, wide_, 0, (uint64_t)acc + (uint64_t)(int64_t)x,
           n ? acc / n : 0)
 RED_LOOPS(mean_u, MT_UINT_TYPES, wide_, 0, acc + x, n ? acc / (uint64_t)n : 0)
+/* an empty complex mean is 0, as TensorFlow 2.21 returns (not NaN) */
+RED_LOOPS(mean_c, MT_COMPLEX_TYPES, acc_, 0, acc + x, n ? acc / (double)n : 0)
 static const reducer mean_r = {
     {MT_ENTRIES(mean_f, MT_FLOAT_TYPES) MT_ENTRIES(mean_s, MT_SINT_TYPES)
-         MT_ENTRIES(mean_u, MT_UINT_TYPES)[TF_HALF] = mean_h_float,
+         MT_ENTRIES(mean_u, MT_UINT_TYPES) MT_ENTRIES(mean_c, MT_COMPLEX_TYPES)[TF_HALF] =
+             mean_h_float,
      [TF_BFLOAT16] = mean_f_float},
-    8};
+    16};
 
 RED_LOOPS(prod_f, MT_FLOAT_TYPES, acc_, 1, acc* x, acc)
 RED_LOOPS(prod_h, HALF_AS_FLOAT, acc_, 1, RH(acc* x), acc)
 RED_LOOPS(prod_b, BF16_AS_FLOAT, acc_, 1, RB(acc* x), acc)
 RED_LOOPS(prod_i, MT_INT_TYPES, acc_, 1, (W)acc * (W)x, acc)
+RED_LOOPS(prod_c, MT_COMPLEX_TYPES, acc_, 1, acc * x, acc)
 static const reducer prod_r = {
-    {MT_ENTRIES(prod_f, MT_FLOAT_TYPES) MT_ENTRIES(prod_i, MT_INT_TYPES)[TF_HALF] = prod_h_float,
+    {MT_ENTRIES(prod_f, MT_FLOAT_TYPES) MT_ENTRIES(prod_i, MT_INT_TYPES)
+         MT_ENTRIES(prod_c, MT_COMPLEX_TYPES)[TF_HALF] = prod_h_float,
      [TF_BFLOAT16] = prod_b_float},
-    8};
+    16};
 
 /* Max/Min propagate NaN (TensorFlow's reducers are NaN-propagating). The
  * narrow types share the float loops: comparisons are exact. */

@@ -161,4 +161,13 @@ for op in ["Cumsum", "Cumprod"]:
     f.case(op, [("x", np.float32(3)), ax(np.int32(0))], name=op + "_scalar")
 f.case("Cumsum", [("x", np.float16([60000, 60000, -60000])), ax(np.int32(0))],
        name="Cumsum_half_overflow")
+# -- complex Sum / Mean / Prod (TF's CPU kernels register complex64/128 for these) --
+for dt in [np.complex64, np.complex128]:
+    z = (np.arange(12).reshape(3, 4) - 5 + 1j * (np.arange(12).reshape(3, 4) % 5 - 2)) / 4
+    z = z.astype(dt)
+    for op in ["Sum", "Mean", "Prod"]:
+        name = "%s_%s" % (op, np.dtype(dt).name)
+        f.case(op, [("input", z), ax([1])], name=name)
+        f.case(op, [("input", z), ax([0, -1])], {"keep_dims": True}, name=name + "_keep")
+        f.case(op, [("input", np.zeros((0, 3), dt)), ax([0])], name=name + "_empty")
 f.write()
