@@ -8,8 +8,9 @@
  * output type, which equals TensorFlow's wrapping in the narrow type).
  * float/double call BLAS once per batch matrix, or once in all when the
  * right operand is shared by every batch. Einsum lowers any one- or
- * two-operand equation to strided gathers around a bgemm. Complex types are
- * registered (as TensorFlow) but not computed: the kernel reports them. */
+ * two-operand equation to strided gathers around a bgemm. complex64/128
+ * products run in their own type through cgemm/zgemm; BatchMatMul's adj_x /
+ * adj_y are conjugate transposes for them (Einsum only transposes). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -21,15 +22,17 @@
 
 /* ---- computing types ---- */
 
-typedef enum { CT_F32, CT_F64, CT_I64 } ctype;
+typedef enum { CT_F32, CT_F64, CT_I64, CT_C64, CT_C128 } ctype;
 
-static size_t ct_size(ctype c) { return c == CT_F32 ? 4 : 8; }
+static size_t ct_size(ctype c) { return c == CT_F32 ? 4 : c == CT_C128 ? 16 : 8; }
 
 /* The computing type of an output dtype; -1 when not computed. */
 static int ct_of(TF_DataType dt) {
   switch (dt) {
     case TF_FLOAT: case TF_HALF: case TF_BFLOAT16: return CT_F32;
     case TF_DOUBLE: return CT_F64;
+    case TF_COMPLEX64: return CT_C64;
+    case TF_COMPLEX128: return CT_C128;
     case TF_INT8: case TF_INT16: case TF_INT32: case TF_INT64:
     case TF_UINT8: case TF_UINT16: case TF_UINT32: case TF_UINT64: return CT_I64;
     default: return -1;
@@ -73,8 +76,9 @@ static void* as_ct(const TF_Tensor* t, ctype c, int* owned, TF_Status* s) {
   const void* d = mt_tensor_data(t);
   *owned = 0;
   if ((c == CT_F32 && t->dtype == TF_FLOAT) || (c == CT_F64 && t->dtype == TF_DOUBLE) ||
-      (c == CT_I64 && t->dtype == TF_INT64))
-    return (void*)d;
+      (c == CT_I64 && t->dtype == TF_INT64) || (c == CT_C64 && t->dtype == TF_COMPLEX64) ||
+      (c == CT_C128 && t->dtype == TF_COMPLEX128))
+    return (void*)d; /* complex operands always come in their own type */
   void* out = mt_malloc((size_t)(n > 0 ? n : 1) * ct_size(c), s);
   if (!out) return NULL;
   *owned = 1;
@@ -125,6 +129,7 @@ typedef struct bgemm {
   const int64_t *xb, *yb;
   const void *a, *b;
   void* out;
+  int conj; /* complex: ta/tb are conjugate transposes (BatchMatMul's adj_x/adj_y) */
 } bgemm;
 
 static void gemm_one(const bgemm* g, int64_t bi) {
@@ -142,6 +147,17 @@ static void gemm_one(const bgemm* g, int64_t bi) {
   } else if (g->c == CT_F64) {
     scipy_cblas_dgemm(CblasRowMajor, tra, trb, (int)m, (int)n, (int)k, 1.0, (const double*)a,
                       lda, (const double*)b, ldb, 0.0, (double*)c, (int)n);
+  } else if (g->c == CT_C64 || g->c == CT_C128) {
+    const enum CBLAS_TRANSPOSE cta = g->ta ? (g->conj ? CblasConjTrans : CblasTrans) : CblasNoTrans;
+    const enum CBLAS_TRANSPOSE ctb = g->tb ? (g->conj ? CblasConjTrans : CblasTrans) : CblasNoTrans;
+    static const float one_c[2] = {1, 0}, zero_c[2] = {0, 0};
+    static const double one_z[2] = {1, 0}, zero_z[2] = {0, 0};
+    if (g->c == CT_C64)
+      scipy_cblas_cgemm(CblasRowMajor, cta, ctb, (int)m, (int)n, (int)k, one_c, a, lda, b, ldb,
+                        zero_c, c, (int)n);
+    else
+      scipy_cblas_zgemm(CblasRowMajor, cta, ctb, (int)m, (int)n, (int)k, one_z, a, lda, b, ldb,
+                        zero_z, c, (int)n);
   } else { /* i-p-j loop; unsigned arithmetic wraps */
     const int64_t* A = (const int64_t*)a;
     const int64_t* B = (const int64_t*)b;
@@ -265,7 +281,7 @@ static int v3_supported(TF_DataType a, TF_DataType b, TF_DataType o) {
   const int a8 = a == TF_INT8 || a == TF_UINT8, b8 = b == TF_INT8 || b == TF_UINT8;
   if (a == b && a == o)
     return a == TF_FLOAT || a == TF_DOUBLE || a == TF_BFLOAT16 || a == TF_INT16 ||
-           a == TF_INT32 || a == TF_INT64;
+           a == TF_INT32 || a == TF_INT64 || a == TF_COMPLEX64 || a == TF_COMPLEX128;
   if (a8 && b8) return o == TF_INT32;
   if (o == TF_BFLOAT16) return (a == TF_BFLOAT16 && b8) || (a8 && b == TF_BFLOAT16);
   return 0;
@@ -354,19 +370,21 @@ static void bmm_run(mt_kernel_ctx* ctx, int version) {
   void* a = as_ct(x, c, &own_a, ctx->status);
   void* b = a ? as_ct(y, c, &own_b, ctx->status) : NULL;
   int64_t* bidx = b ? mt_malloc((size_t)nb * 2 * sizeof(int64_t), ctx->status) : NULL;
-  const int direct = ot == TF_FLOAT || ot == TF_DOUBLE || ot == TF_INT64;
+  const int direct = ot == TF_FLOAT || ot == TF_DOUBLE || ot == TF_INT64 ||
+                     ot == TF_COMPLEX64 || ot == TF_COMPLEX128;
   void* res = !bidx ? NULL : direct ? mt_tensor_data(out)
                                     : mt_malloc((size_t)total * ct_size(c), ctx->status);
   if (res) {
     batch_indices(x->dims, xn - 2, y->dims, yn - 2, bc.out_dims, bc.out_ndims, nb, bidx,
                   bidx + nb);
-    bgemm g = {c, nb, m, n, k, ax, ay, bidx, bidx + nb, a, b, res};
+    const int conj = c == CT_C64 || c == CT_C128;
+    bgemm g = {c, nb, m, n, k, ax, ay, bidx, bidx + nb, a, b, res, conj};
     /* Shared right operand, plain left one: fold the batch into the rows. */
     const int64_t xbatches = mt_num_elements(x->dims, xn - 2);
     if (!ax && mt_num_elements(y->dims, yn - 2) == 1 && xbatches == nb && c != CT_I64) {
       g.m = m * nb;
       g.nb = 1;
-      if (g.m > INT_MAX) g = (bgemm){c, nb, m, n, k, ax, ay, bidx, bidx + nb, a, b, res};
+      if (g.m > INT_MAX) g = (bgemm){c, nb, m, n, k, ax, ay, bidx, bidx + nb, a, b, res, conj};
     }
     bgemm_run(ctx, &g);
     if (!direct) store_ct(c, res, ot, mt_tensor_data(out), total);
@@ -617,14 +635,24 @@ typedef struct gather_spec {
 typedef float WIDE_float;
 typedef double WIDE_double;
 typedef uint64_t WIDE_int64_t;
+typedef float _Complex WIDE_c64;
+typedef double _Complex WIDE_c128;
+typedef float _Complex c64;
+typedef double _Complex c128;
 GATHER_FN_(gather_f32, float)
 GATHER_FN_(gather_f64, double)
 GATHER_FN_(gather_i64, int64_t)
+GATHER_FN_(gather_c64, c64)
+GATHER_FN_(gather_c128, c128)
 
 static void gather(ctype c, const gather_spec* g, const void* src, void* dst) {
-  if (c == CT_F32) gather_f32(g, src, dst);
-  else if (c == CT_F64) gather_f64(g, src, dst);
-  else gather_i64(g, src, dst);
+  switch (c) {
+    case CT_F32: gather_f32(g, src, dst); break;
+    case CT_F64: gather_f64(g, src, dst); break;
+    case CT_C64: gather_c64(g, src, dst); break;
+    case CT_C128: gather_c128(g, src, dst); break;
+    default: gather_i64(g, src, dst); break;
+  }
 }
 
 /* Per-label stride in a tensor of dims whose dim d has label labs[d]
@@ -816,7 +844,8 @@ static void einsum_kernel(mt_kernel_ctx* ctx) {
       zs *= ext[zl[i]];
     }
     g.nk = nz;
-    const int direct = dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_INT64;
+    const int direct = dt == TF_FLOAT || dt == TF_DOUBLE || dt == TF_INT64 ||
+                       dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
     res = direct ? mt_tensor_data(out) : mt_malloc((size_t)on * ct_size(c), ctx->status);
     if (!res) goto done;
     if (nou != orank) memset(res, 0, (size_t)on * ct_size(c));

@@ -142,4 +142,19 @@ for eq, shapes in [("ij,jk", [(2, 3), (3, 4)]), ("ij,jk->ik", [(2, 3), (4, 4)]),
 f.case("Einsum", [("inputs", [vals(np.uint8, (2, 2)), vals(np.uint8, (2, 2))])],
        {"equation": "ij,jk->ik"}, name="Einsum_uint8_unregistered",
        match="No OpKernel was registered to support Op 'Einsum'")
+# -- complex64/128: adj_x/adj_y are conjugate transposes; Einsum only transposes --
+zr = np.random.RandomState(11)
+for dt in [np.complex64, np.complex128]:
+    za = (zr.randint(-3, 4, (2, 3, 4)) + 1j * zr.randint(-3, 4, (2, 3, 4))).astype(dt)
+    zb = (zr.randint(-3, 4, (2, 4, 5)) + 1j * zr.randint(-3, 4, (2, 4, 5))).astype(dt)
+    tag = np.dtype(dt).name
+    f.case("BatchMatMul", [("x", za), ("y", zb)], name="BatchMatMul_" + tag)
+    f.case("BatchMatMul", [("x", np.conj(za.transpose(0, 2, 1))), ("y", zb)], {"adj_x": True},
+           name="BatchMatMul_adjx_" + tag)
+    f.case("BatchMatMulV2", [("x", za), ("y", np.conj(zb[:1].transpose(0, 2, 1)))],
+           {"adj_y": True}, name="BatchMatMulV2_bcast_adjy_" + tag)
+    f.case("BatchMatMulV3", [("x", za), ("y", zb)], {"Tout": tf.as_dtype(dt)},
+           name="BatchMatMulV3_" + tag)
+    f.case("Einsum", [("inputs", [za, zb])], {"equation": "bij,bjk->bik"}, name="Einsum_" + tag)
+    f.case("Einsum", [("inputs", [za])], {"equation": "bij->bj"}, name="Einsum_sum_" + tag)
 f.write()
