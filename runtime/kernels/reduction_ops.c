@@ -646,13 +646,15 @@ MT_FLOAT_TYPES(SCAN_LOOP_, cumprod_f, 1, acc* x)
 HALF_AS_FLOAT(SCAN_LOOP_, cumprod_h, 1, RH(acc* x))
 BF16_AS_FLOAT(SCAN_LOOP_, cumprod_b, 1, RB(acc* x))
 MT_INT_TYPES(SCAN_LOOP_, cumprod_i, 1, (W)acc * (W)x)
+MT_COMPLEX_TYPES(SCAN_LOOP_, cumsum_c, 0, acc + x)
+MT_COMPLEX_TYPES(SCAN_LOOP_, cumprod_c, 1, acc * x)
 static const scan_fn cumsum_fns[MT_NUM_DTYPES] = {
-    MT_ENTRIES(cumsum_f, MT_FLOAT_TYPES) MT_ENTRIES(cumsum_i, MT_INT_TYPES)[TF_HALF] =
-        cumsum_h_float,
+    MT_ENTRIES(cumsum_f, MT_FLOAT_TYPES) MT_ENTRIES(cumsum_i, MT_INT_TYPES)
+        MT_ENTRIES(cumsum_c, MT_COMPLEX_TYPES)[TF_HALF] = cumsum_h_float,
     [TF_BFLOAT16] = cumsum_b_float};
 static const scan_fn cumprod_fns[MT_NUM_DTYPES] = {
-    MT_ENTRIES(cumprod_f, MT_FLOAT_TYPES) MT_ENTRIES(cumprod_i, MT_INT_TYPES)[TF_HALF] =
-        cumprod_h_float,
+    MT_ENTRIES(cumprod_f, MT_FLOAT_TYPES) MT_ENTRIES(cumprod_i, MT_INT_TYPES)
+        MT_ENTRIES(cumprod_c, MT_COMPLEX_TYPES)[TF_HALF] = cumprod_h_float,
     [TF_BFLOAT16] = cumprod_b_float};
 
 static void scan_run(mt_kernel_ctx* ctx, const scan_fn* fns) {

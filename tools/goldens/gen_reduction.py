@@ -170,4 +170,12 @@ for dt in [np.complex64, np.complex128]:
         f.case(op, [("input", z), ax([1])], name=name)
         f.case(op, [("input", z), ax([0, -1])], {"keep_dims": True}, name=name + "_keep")
         f.case(op, [("input", np.zeros((0, 3), dt)), ax([0])], name=name + "_empty")
+# -- complex Cumsum / Cumprod --
+for dt in [np.complex64, np.complex128]:
+    z = (np.arange(8).reshape(2, 4) - 3 + 1j * (np.arange(8).reshape(2, 4) % 3 - 1)) / 2
+    for op in ["Cumsum", "Cumprod"]:
+        f.case(op, [("x", z.astype(dt)), ("axis", Const(np.int32(1)))],
+               name="%s_%s" % (op, np.dtype(dt).name))
+        f.case(op, [("x", z.astype(dt)), ("axis", Const(np.int32(0)))],
+               {"exclusive": True, "reverse": True}, name="%s_%s_excl_rev" % (op, np.dtype(dt).name))
 f.write()
