@@ -69,23 +69,12 @@ CASES = {
 
 def setup(tf, name):
     """A warmed-up callable running case `name` once (feed and fetch included)."""
-    data = _inputs()
     keys, build = CASES[name]
-    g = tf.Graph()
-    with g.as_default():
-        phs = [tf.placeholder(tf.as_dtype(data[k].dtype), data[k].shape) for k in keys]
-        y = build(tf, *phs)
-    sess = tf.Session(graph=g)
-    feed = {p: data[k] for p, k in zip(phs, keys)}
-    sess.run(y, feed)
-    return lambda: sess.run(y, feed)
+    return common.fed_graph_runner(tf, _inputs(), keys, build)
 
 
 def main():
-    names = list(CASES)
-    if "--only" in sys.argv:
-        names = [n for n in names if sys.argv[sys.argv.index("--only") + 1] in n]
-    rounds = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 5
+    names, rounds = common.selected_cases(list(CASES), sys.argv)
     if "--tf-serve" in sys.argv:
         common.tf_serve(setup)
         return

@@ -72,6 +72,27 @@ def emit_tf_side(result):
 # ratios.
 
 
+def fed_graph_runner(tf, data, keys, build):
+    """A warmed-up callable running build(tf, *placeholders) once per call, the placeholders
+    fed data[key] for each key (feed and fetch included, as a user's Session.run)."""
+    g = tf.Graph()
+    with g.as_default():
+        phs = [tf.placeholder(tf.as_dtype(data[k].dtype), data[k].shape) for k in keys]
+        y = build(tf, *phs)
+    sess = tf.Session(graph=g)
+    feed = {p: data[k] for p, k in zip(phs, keys)}
+    sess.run(y, feed)
+    return lambda: sess.run(y, feed)
+
+
+def selected_cases(names, argv):
+    """(names filtered by --only SUBSTRING, rounds from --rounds N, default 5)."""
+    if "--only" in argv:
+        names = [n for n in names if argv[argv.index("--only") + 1] in n]
+    rounds = int(argv[argv.index("--rounds") + 1]) if "--rounds" in argv else 5
+    return names, rounds
+
+
 def tf_serve(setup):
     """The --tf-serve loop: reads "name repeats number" lines, answers {"name": seconds}.
 
