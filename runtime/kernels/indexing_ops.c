@@ -810,7 +810,22 @@ static void scatter_add_c64(void* out, int64_t oi, const void* upd, int64_t ui, 
 static void scatter_add_c128(void* out, int64_t oi, const void* upd, int64_t ui, int64_t n) {
   scatter_add_double(out, 2 * oi, upd, 2 * ui, 2 * n);
 }
+/* Strings "add" by concatenation, as TensorFlow's ScatterNd does for tstring. */
+static void scatter_add_string(void* out, int64_t oi, const void* upd, int64_t ui, int64_t n) {
+  TF_TString* o = (TF_TString*)out + oi;
+  const TF_TString* u = (const TF_TString*)upd + ui;
+  for (int64_t i = 0; i < n; i++) {
+    const size_t a = TF_StringGetSize(&o[i]), b = TF_StringGetSize(&u[i]);
+    char* buf = malloc(a + b + 1);
+    if (!buf) continue; /* out of memory for one string: it keeps its value so far */
+    memcpy(buf, TF_StringGetDataPointer(&o[i]), a);
+    memcpy(buf + a, TF_StringGetDataPointer(&u[i]), b);
+    TF_StringCopy(&o[i], buf, a + b);
+    free(buf);
+  }
+}
 static const scatter_add_fn scatter_add_fns[MT_NUM_DTYPES] = {
+    [TF_STRING] = scatter_add_string,
     MT_ENTRIES(scatter_add, MT_REAL_TYPES)[TF_BOOL] = scatter_add_mt_bool,
     [TF_HALF] = scatter_add_half, [TF_BFLOAT16] = scatter_add_bf16,
     [TF_COMPLEX64] = scatter_add_c64, [TF_COMPLEX128] = scatter_add_c128};

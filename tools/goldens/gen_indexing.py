@@ -227,4 +227,8 @@ f.case("MirrorPad", [("input", f32(x34)), ("paddings", i32([[0, 0], [-1, 0]]))],
        {"mode": "SYMMETRIC"}, name="MirrorPad_err_neg_run")
 f.case("MirrorPad", [("input", f32(7)), ("paddings", i32(np.zeros((0, 2))))],
        {"mode": "REFLECT"}, name="MirrorPad_scalar")
+# ScatterNd on strings: duplicate indices concatenate (TF's tstring "add")
+f.case("ScatterNd", [("indices", np.int32([[0], [0], [2], [0]])),
+                     ("updates", np.array([b"a", b"bc", b"x" * 30, b"d"], dtype=object)),
+                     ("shape", Const(np.int32([4])))], name="ScatterNd_string_concat")
 f.write()
