@@ -9,39 +9,7 @@
 #include "ctest.h"
 #include "tensorflow/c/c_api.h"
 
-static TF_Status* S;
-
-static TF_Tensor* tensor(TF_DataType dt, const int64_t* dims, int nd, const void* data) {
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++) n *= dims[i];
-  const size_t len = (size_t)n * TF_DataTypeSize(dt);
-  TF_Tensor* t = TF_AllocateTensor(dt, dims, nd, len);
-  if (len) memcpy(TF_TensorData(t), data, len);
-  return t;
-}
-
-static TF_Tensor* strings(const int64_t* dims, int nd, const char* const* v) {
-  int64_t n = 1;
-  for (int i = 0; i < nd; i++) n *= dims[i];
-  TF_Tensor* t = TF_AllocateTensor(TF_STRING, dims, nd, (size_t)n * sizeof(TF_TString));
-  TF_TString* s = TF_TensorData(t);
-  for (int64_t i = 0; i < n; i++) {
-    TF_StringInit(&s[i]);
-    TF_StringCopy(&s[i], v[i], strlen(v[i]));
-  }
-  return t;
-}
-
-static TF_Operation* cst(TF_Graph* g, const char* name, TF_Tensor* value) {
-  TF_OperationDescription* d = TF_NewOperation(g, "Const", name);
-  TF_SetAttrTensor(d, "value", value, S);
-  TF_SetAttrType(d, "dtype", TF_TensorType(value));
-  TF_DeleteTensor(value);
-  return TF_FinishOperation(d, S);
-}
-#define CI(g, name, dims, nd, ...) cst(g, name, tensor(TF_INT32, dims, nd, (int32_t[]){__VA_ARGS__}))
-#define CL(g, name, dims, nd, ...) cst(g, name, tensor(TF_INT64, dims, nd, (int64_t[]){__VA_ARGS__}))
-#define D(...) ((int64_t[]){__VA_ARGS__})
+#include "ctest_graph.h"
 
 /* An op over inputs ins[0..n) (output 0 of each). */
 static TF_OperationDescription* opn(TF_Graph* g, const char* type, const char* name,
@@ -49,19 +17,6 @@ static TF_OperationDescription* opn(TF_Graph* g, const char* type, const char* n
   TF_OperationDescription* d = TF_NewOperation(g, type, name);
   for (int i = 0; i < n; i++) TF_AddInput(d, (TF_Output){ins[i], 0});
   return d;
-}
-
-static TF_Tensor* run(TF_Graph* g, TF_Operation* fetch) {
-  TF_Session* sess = TF_NewSession(g, NULL, S);
-  if (TF_GetCode(S) != TF_OK) return NULL;
-  TF_Output f = {fetch, 0};
-  TF_Tensor* out = NULL;
-  TF_SessionRun(sess, NULL, NULL, NULL, 0, &f, &out, 1, NULL, 0, NULL, S);
-  TF_Status* s2 = TF_NewStatus();
-  TF_CloseSession(sess, s2);
-  TF_DeleteSession(sess, s2);
-  TF_DeleteStatus(s2);
-  return out;
 }
 
 static int strings_are(const TF_Tensor* t, int n, const char* const* want) {
