@@ -15,7 +15,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
-#include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES, mt_parallel_for_shared */
+#include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES */
 
 static void resize_shape(mt_shape_ctx* ctx) {
   if (!mt_shape_with_rank(ctx, 0, 4) || !mt_shape_with_rank(ctx, 1, 1)) return;

@@ -9,7 +9,6 @@
 #ifndef MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
 #define MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,60 +185,6 @@ static inline void* mt_scratch(size_t bytes, TF_Status* s) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM when allocating scratch buffer of %zu bytes",
                    bytes);
   return p;
-}
-
-/* ---- work sharing ----
- *
- * mt_parallel_for gives each thread one fixed slice. On a machine shared
- * with other processes a thread is often descheduled for a while, and the
- * op then waits for its slice (measured on a busy 2-core machine: the two
- * halves of a conv took 12 and 37 ms). Here each thread instead claims
- * chunks of `grain` items from a shared counter until none is left, so a
- * thread that has a core does the work of one that has not. */
-typedef struct mt_shared_loop {
-  void (*fn)(int64_t begin, int64_t end, void* arg);
-  void* arg;
-  int64_t n, grain;
-  atomic_llong next;
-} mt_shared_loop;
-
-/* Claims the next chunk [*b, *e); 0 when the loop is done. */
-static inline int mt_claim_chunk(mt_shared_loop* l, int64_t* b, int64_t* e) {
-  const int64_t s = (int64_t)atomic_fetch_add(&l->next, l->grain);
-  if (s >= l->n) return 0;
-  *b = s;
-  *e = l->n - s < l->grain ? l->n : s + l->grain;
-  return 1;
-}
-
-static inline void mt_shared_loop_worker(int64_t b, int64_t e, void* arg) {
-  mt_shared_loop* l = arg;
-  (void)b, (void)e;
-  int64_t cb, ce;
-  while (mt_claim_chunk(l, &cb, &ce)) l->fn(cb, ce, l->arg);
-}
-
-/* Workers for a shared loop over n items costing `cost` each: one per intra-op
- * thread (one in all when the loop is small, as mt_parallel_for decides). */
-static inline void mt_run_workers(mt_kernel_ctx* ctx, int64_t n, int64_t cost,
-                                  void (*worker)(int64_t, int64_t, void*), void* arg) {
-  int64_t threads = ctx && ctx->intra_threads > 0 ? ctx->intra_threads : 2;
-  if (threads > n) threads = n > 0 ? n : 1;
-  const double total = (double)n * (double)(cost > 0 ? cost : 1);
-  mt_parallel_for(ctx, threads, (int64_t)(total / (double)threads) + 1, worker, arg);
-}
-
-/* fn over [0, n) in chunks of `grain` items (cost: per item), shared out
- * dynamically among the intra-op threads. Chunks may run in any order and
- * concurrently. */
-static inline void mt_parallel_for_shared(mt_kernel_ctx* ctx, int64_t n, int64_t grain,
-                                          int64_t cost,
-                                          void (*fn)(int64_t begin, int64_t end, void* arg),
-                                          void* arg) {
-  if (n <= 0) return;
-  mt_shared_loop l = {fn, arg, n, grain > 0 ? grain : 1, 0};
-  atomic_init(&l.next, 0);
-  mt_run_workers(ctx, n, cost, mt_shared_loop_worker, &l);
 }
 
 #endif
