@@ -332,6 +332,7 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %include "tensorflow/c/tf_buffer.h"
 %include "tensorflow/c/tf_tensor.h"
 %include "tensorflow/c/c_api.h"
+%ignore MT_AddOpGradient; /* through MT_OpGradient */
 %include "tensorflow/c/python_api.h"
 
 /* ---------------------------------------------------------------------- */
@@ -484,3 +485,67 @@ PyObject* MT_SessionPRun(TF_Session* session, PyObject* handle, PyObject* feed_o
 /* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
 PyObject* MT_ToDLPack(PyObject* value, int versioned);
 PyObject* MT_FromDLPack(PyObject* capsule);
+
+%inline %{
+/* The built-in gradient of `oper` (MT_AddOpGradient): None when no
+ * gradient is registered for its type; else (dx, new_ops) with dx a list
+ * per input of (operation, index), None, or for IndexedSlices a triple of
+ * (values, indices, dense_shape) outputs, and new_ops the operations
+ * added. `dys`: a list of (operation, index) or None per output. */
+PyObject* MT_OpGradient(TF_Graph* graph, TF_Operation* oper, const char* grad_type,
+                        const char* scope, PyObject* dys, TF_Status* status) {
+  int ny = TF_OperationNumOutputs(oper), nx = TF_OperationNumInputs(oper);
+  PyObject* seq = PySequence_Fast(dys, "dys must be a sequence");
+  if (!seq) return NULL;
+  if (PySequence_Fast_GET_SIZE(seq) != ny) {
+    Py_DECREF(seq);
+    return PyErr_Format(PyExc_ValueError, "expected %d output gradients", ny);
+  }
+  TF_Output* dy = calloc((size_t)ny + 1, sizeof(TF_Output));
+  TF_Output* dx = calloc((size_t)nx * 3 + 3, sizeof(TF_Output));
+  TF_Output* dx_indices = dx ? dx + nx + 1 : NULL;
+  TF_Output* dx_shape = dx ? dx + 2 * nx + 2 : NULL;
+  PyObject* result = NULL;
+  if (!dy || !dx) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (int i = 0; i < ny; i++) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    if (item != Py_None && MT_PyToOutput(item, &dy[i]) < 0) goto done;
+  }
+  size_t pos = 0;
+  int rc = MT_AddOpGradient(graph, oper, grad_type, scope, dy, ny, dx, dx_indices, dx_shape, nx,
+                            &pos, status);
+  if (rc < 0) goto done;
+  if (rc == 0) {
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+  }
+  PyObject* grads = PyList_New(nx);
+  PyObject* ops = PyList_New(0);
+  for (int i = 0; grads && i < nx; i++) {
+    PyObject* item = MT_OutputToPy(dx[i].oper, dx[i].index);
+    if (item && dx[i].oper && dx_indices[i].oper)
+      item = Py_BuildValue("(NNN)", item, MT_OutputToPy(dx_indices[i].oper, dx_indices[i].index),
+                           MT_OutputToPy(dx_shape[i].oper, dx_shape[i].index));
+    PyList_SET_ITEM(grads, i, item);
+  }
+  TF_Operation* op;
+  while (ops && (op = TF_GraphNextOperation(graph, &pos)) != NULL) {
+    PyObject* p = SWIG_NewPointerObj(op, SWIGTYPE_p_TF_Operation, 0);
+    if (PyList_Append(ops, p) < 0) Py_CLEAR(ops);
+    Py_DECREF(p);
+  }
+  if (grads && ops) result = Py_BuildValue("(OO)", grads, ops);
+  Py_XDECREF(grads);
+  Py_XDECREF(ops);
+done:
+  Py_DECREF(seq);
+  free(dy);
+  free(dx);
+  return result;
+}
+
+%}

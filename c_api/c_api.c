@@ -7,6 +7,7 @@
 
 #include "runtime/attr.h"
 #include "runtime/graph.h"
+#include "runtime/graph_build.h"
 #include "runtime/session.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
@@ -209,123 +210,51 @@ void TF_GraphSetTensorShape(TF_Graph* g, TF_Output o, const int64_t* dims, const
 
 TF_OperationDescription* TF_NewOperation(TF_Graph* graph, const char* op_type,
                                          const char* oper_name) {
-  TF_OperationDescription* d = calloc(1, sizeof(*d));
-  if (!d) return NULL;
-  d->graph = graph;
-  d->op_type = strdup(op_type ? op_type : "");
-  d->name = strdup(oper_name ? oper_name : "");
-  if (!d->op_type || !d->name) d->alloc_failed = 1;
-  return d;
+  return mt_desc_new(graph, op_type, oper_name);
 }
 
-void TF_SetDevice(TF_OperationDescription* d, const char* device) {
-  free(d->device);
-  d->device = strdup(device ? device : "");
-  if (!d->device) d->alloc_failed = 1;
-}
+void TF_SetDevice(TF_OperationDescription* d, const char* device) { mt_desc_set_device(d, device); }
 
-static void add_input(TF_OperationDescription* d, const TF_Output* items, int n, int is_list) {
-  if (n < 0) n = 0;
-  if (d->ninputs == d->inputs_cap) {
-    int cap = d->inputs_cap ? d->inputs_cap * 2 : 4;
-    mt_desc_input* grown = realloc(d->inputs, sizeof(*grown) * (size_t)cap);
-    if (!grown) {
-      d->alloc_failed = 1;
-      return;
-    }
-    d->inputs = grown;
-    d->inputs_cap = cap;
-  }
-  mt_desc_input* in = &d->inputs[d->ninputs];
-  in->is_list = is_list;
-  in->n = n;
-  in->items = malloc(sizeof(TF_Output) * (size_t)(n ? n : 1));
-  if (!in->items) {
-    d->alloc_failed = 1;
-    return;
-  }
-  if (n) memcpy(in->items, items, sizeof(TF_Output) * (size_t)n);
-  d->ninputs++;
-}
-
-void TF_AddInput(TF_OperationDescription* d, TF_Output input) { add_input(d, &input, 1, 0); }
+void TF_AddInput(TF_OperationDescription* d, TF_Output input) { mt_desc_add_input(d, &input, 1, 0); }
 
 void TF_AddInputList(TF_OperationDescription* d, const TF_Output* inputs, int num_inputs) {
-  add_input(d, inputs, num_inputs, 1);
+  mt_desc_add_input(d, inputs, num_inputs, 1);
 }
 
 void TF_AddControlInput(TF_OperationDescription* d, TF_Operation* input) {
-  if (d->ncontrol == d->control_cap) {
-    int cap = d->control_cap ? d->control_cap * 2 : 4;
-    TF_Operation** grown = realloc(d->control, sizeof(*grown) * (size_t)cap);
-    if (!grown) {
-      d->alloc_failed = 1;
-      return;
-    }
-    d->control = grown;
-    d->control_cap = cap;
-  }
-  d->control[d->ncontrol++] = input;
-}
-
-/* Stores v (taking ownership) under name. */
-static void set_attr(TF_OperationDescription* d, const char* name, mt_attr_value* v) {
-  if (!mt_attrs_set(&d->attrs, &d->nattrs, name, v)) {
-    mt_attr_value_clear(v);
-    d->alloc_failed = 1;
-  }
-}
-
-static void set_bytes(mt_bytes* b, const void* data, size_t len, TF_OperationDescription* d) {
-  b->data = mt_strndup(data ? data : "", data ? len : 0);
-  b->len = data ? len : 0;
-  if (!b->data) d->alloc_failed = 1;
-}
-
-static mt_attr_value scalar(mt_attr_kind kind) {
-  mt_attr_value v;
-  memset(&v, 0, sizeof(v));
-  v.kind = kind;
-  return v;
-}
-
-static mt_attr_value list_of(mt_attr_kind kind, int n) {
-  mt_attr_value v = scalar(kind);
-  v.is_list = 1;
-  v.list.n = n < 0 ? 0 : n;
-  return v;
+  mt_desc_add_control(d, input);
 }
 
 void TF_SetAttrString(TF_OperationDescription* d, const char* name, const void* value,
                       size_t length) {
-  mt_attr_value v = scalar(MT_ATTR_S);
-  set_bytes(&v.v.s, value, length, d);
-  set_attr(d, name, &v);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_S);
+  mt_desc_set_bytes(&v.v.s, value, length, d);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrStringList(TF_OperationDescription* d, const char* name, const void* const* values,
                           const size_t* lengths, int num_values) {
-  mt_attr_value v = list_of(MT_ATTR_S, num_values);
+  mt_attr_value v = mt_attr_list(MT_ATTR_S, num_values);
   v.list.s = calloc((size_t)(v.list.n ? v.list.n : 1), sizeof(mt_bytes));
   if (!v.list.s) d->alloc_failed = 1;
-  for (int k = 0; v.list.s && k < v.list.n; k++) set_bytes(&v.list.s[k], values[k], lengths[k], d);
-  set_attr(d, name, &v);
+  for (int k = 0; v.list.s && k < v.list.n; k++) mt_desc_set_bytes(&v.list.s[k], values[k], lengths[k], d);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrInt(TF_OperationDescription* d, const char* name, int64_t value) {
-  mt_attr_value v = scalar(MT_ATTR_I);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_I);
   v.v.i = value;
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 /* Copies a plain array into a freshly allocated list field. */
 #define SET_LIST(kind, field, values, count)                                            \
   do {                                                                                \
-    mt_attr_value v = list_of(kind, count);                                           \
+    mt_attr_value v = mt_attr_list(kind, count);                                           \
     v.list.field = calloc((size_t)(v.list.n ? v.list.n : 1), sizeof(*v.list.field));  \
     if (!v.list.field) d->alloc_failed = 1;                                           \
     for (int k = 0; v.list.field && k < v.list.n; k++) v.list.field[k] = (values)[k]; \
-    set_attr(d, name, &v);                                                            \
+    mt_desc_set_attr(d, name, &v);                                                            \
   } while (0)
 
 void TF_SetAttrIntList(TF_OperationDescription* d, const char* name, const int64_t* values,
@@ -334,9 +263,9 @@ void TF_SetAttrIntList(TF_OperationDescription* d, const char* name, const int64
 }
 
 void TF_SetAttrFloat(TF_OperationDescription* d, const char* name, float value) {
-  mt_attr_value v = scalar(MT_ATTR_F);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_F);
   v.v.f = value;
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrFloatList(TF_OperationDescription* d, const char* name, const float* values,
@@ -345,9 +274,9 @@ void TF_SetAttrFloatList(TF_OperationDescription* d, const char* name, const flo
 }
 
 void TF_SetAttrBool(TF_OperationDescription* d, const char* name, unsigned char value) {
-  mt_attr_value v = scalar(MT_ATTR_B);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_B);
   v.v.b = value != 0;
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrBoolList(TF_OperationDescription* d, const char* name, const unsigned char* values,
@@ -356,9 +285,9 @@ void TF_SetAttrBoolList(TF_OperationDescription* d, const char* name, const unsi
 }
 
 void TF_SetAttrType(TF_OperationDescription* d, const char* name, TF_DataType value) {
-  mt_attr_value v = scalar(MT_ATTR_TYPE);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_TYPE);
   v.v.type = value;
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrTypeList(TF_OperationDescription* d, const char* name, const TF_DataType* values,
@@ -367,16 +296,16 @@ void TF_SetAttrTypeList(TF_OperationDescription* d, const char* name, const TF_D
 }
 
 void TF_SetAttrPlaceholder(TF_OperationDescription* d, const char* name, const char* placeholder) {
-  mt_attr_value v = scalar(MT_ATTR_PLACEHOLDER);
-  set_bytes(&v.v.s, placeholder, placeholder ? strlen(placeholder) : 0, d);
-  set_attr(d, name, &v);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_PLACEHOLDER);
+  mt_desc_set_bytes(&v.v.s, placeholder, placeholder ? strlen(placeholder) : 0, d);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrFuncName(TF_OperationDescription* d, const char* name, const char* value,
                         size_t length) {
-  mt_attr_value v = scalar(MT_ATTR_FUNC);
-  set_bytes(&v.v.s, value, length, d);
-  set_attr(d, name, &v);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_FUNC);
+  mt_desc_set_bytes(&v.v.s, value, length, d);
+  mt_desc_set_attr(d, name, &v);
 }
 
 static void defer_error(TF_OperationDescription* d, TF_Code code, const char* msg,
@@ -398,19 +327,19 @@ static mt_shape shape_from(const int64_t* dims, int num_dims, TF_OperationDescri
 
 void TF_SetAttrShape(TF_OperationDescription* d, const char* name, const int64_t* dims,
                      int num_dims) {
-  mt_attr_value v = scalar(MT_ATTR_SHAPE);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_SHAPE);
   v.v.shape = shape_from(dims, num_dims, d, name);
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrShapeList(TF_OperationDescription* d, const char* name, const int64_t* const* dims,
                          const int* num_dims, int num_shapes) {
-  mt_attr_value v = list_of(MT_ATTR_SHAPE, num_shapes);
+  mt_attr_value v = mt_attr_list(MT_ATTR_SHAPE, num_shapes);
   v.list.shape = calloc((size_t)(v.list.n ? v.list.n : 1), sizeof(mt_shape));
   if (!v.list.shape) d->alloc_failed = 1;
   for (int k = 0; v.list.shape && k < v.list.n; k++)
     v.list.shape[k] = shape_from(dims[k], num_dims[k], d, name);
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrTensor(TF_OperationDescription* d, const char* name, TF_Tensor* value,
@@ -420,16 +349,16 @@ void TF_SetAttrTensor(TF_OperationDescription* d, const char* name, TF_Tensor* v
     mt_status_setf(s, TF_INVALID_ARGUMENT, "NULL tensor for attr '%s'", name);
     return;
   }
-  mt_attr_value v = scalar(MT_ATTR_TENSOR);
+  mt_attr_value v = mt_attr_scalar(MT_ATTR_TENSOR);
   v.v.tensor = mt_tensor_copy(value, s);
   if (!v.v.tensor) return;
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
 void TF_SetAttrTensorList(TF_OperationDescription* d, const char* name, TF_Tensor* const* values,
                           int num_values, TF_Status* s) {
   TF_SetStatus(s, TF_OK, NULL);
-  mt_attr_value v = list_of(MT_ATTR_TENSOR, num_values);
+  mt_attr_value v = mt_attr_list(MT_ATTR_TENSOR, num_values);
   v.list.tensor = mt_calloc((size_t)(v.list.n ? v.list.n : 1), sizeof(TF_Tensor*), s);
   for (int k = 0; v.list.tensor && k < v.list.n && mt_ok(s); k++)
     v.list.tensor[k] = values[k] ? mt_tensor_copy(values[k], s) : NULL;
@@ -441,32 +370,10 @@ void TF_SetAttrTensorList(TF_OperationDescription* d, const char* name, TF_Tenso
     mt_attr_value_clear(&v);
     return;
   }
-  set_attr(d, name, &v);
+  mt_desc_set_attr(d, name, &v);
 }
 
-void TF_ColocateWith(TF_OperationDescription* d, TF_Operation* op) {
-  /* appends "loc:@<op>" to the _class list attr, as TensorFlow does */
-  const mt_attr* cur = mt_attrs_find(d->attrs, d->nattrs, "_class");
-  int n = cur && cur->value.is_list ? cur->value.list.n : 0;
-  mt_attr_value v = list_of(MT_ATTR_S, n + 1);
-  v.list.s = calloc((size_t)n + 1, sizeof(mt_bytes));
-  if (!v.list.s) {
-    d->alloc_failed = 1;
-    return;
-  }
-  for (int k = 0; k < n; k++) set_bytes(&v.list.s[k], cur->value.list.s[k].data, cur->value.list.s[k].len, d);
-  size_t len = strlen(op->name) + 5;
-  char* loc = malloc(len + 1);
-  if (loc) {
-    memcpy(loc, "loc:@", 5);
-    memcpy(loc + 5, op->name, len - 5 + 1);
-    v.list.s[n].data = loc;
-    v.list.s[n].len = len;
-  } else {
-    d->alloc_failed = 1;
-  }
-  set_attr(d, "_class", &v);
-}
+void TF_ColocateWith(TF_OperationDescription* d, TF_Operation* op) { mt_desc_colocate_with(d, op); }
 
 TF_Operation* TF_FinishOperation(TF_OperationDescription* d, TF_Status* s) {
   if (!d) {

@@ -94,6 +94,15 @@ from minitf.ops.variable_scope import (  # noqa: F401,E402
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
 
+# --- gradients ---
+from minitf.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: F401,E402
+from minitf.framework.indexed_slices import (  # noqa: F401,E402
+    convert_to_tensor_or_indexed_slices)
+from minitf.ops.control_flow_ops import tuple_ as tuple  # noqa: F401,E402,A004
+from minitf.ops.gradients_impl import (  # noqa: F401,E402
+    AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient, UnconnectedGradients,
+    custom_gradient, gradients, hessians, no_gradient)
+
 __version__ = "2.21.0-minitf"
 
 

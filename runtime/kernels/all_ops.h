@@ -24,11 +24,18 @@
   X(state)        /* resource variables */                                         \
   X(control_flow) /* NoOp */                                                       \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
-  X(summary)      /* ScalarSummary, HistogramSummary, ... */
+  X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
+  X(gradient)     /* BroadcastGradientArgs */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)
 #undef MT_DECLARE_FAMILY
+
+/* A family's gradients (runtime/gradient.h), in `<family>_grad.c`:
+ * `void mt_register_<family>_grads(void)`, weak like the op families. */
+#define MT_DECLARE_GRADS(name) void mt_register_##name##_grads(void) __attribute__((weak));
+MT_OP_FAMILIES(MT_DECLARE_GRADS)
+#undef MT_DECLARE_GRADS
 
 /* Calls every mt_register_<family>_ops that is linked in. */
 void mt_register_all_ops(void);

@@ -382,6 +382,33 @@ TF_CAPI_EXPORT extern void TF_SessionPRun(TF_Session* session, const char* handl
  * handle completes first and the run ends after it. */
 TF_CAPI_EXPORT extern void TF_DeletePRunHandle(const char* handle);
 
+/* ---- gradients ---- */
+
+/* Adds operations computing the partial derivatives of the sum of the `y`s
+ * with respect to each `x`: dy[i] = d(y_1 + y_2 + ...)/dx_i. `dx`, when not
+ * NULL, holds ny initial gradients (the derivatives of some loss with
+ * respect to each y); NULL means OnesLike of each y. The new nodes are named
+ * "gradients/<op>_grad/..." ("gradients_1/..." and so on when that scope
+ * is taken), using the same built-in gradient of each op type as
+ * tf.gradients in Python. `dy` (caller-allocated, nx items) receives the
+ * outputs; an x that no y depends on gets {NULL, -1}. Status: TF_NOT_FOUND
+ * ("No gradient defined for op: <type>") when an op on a path has no
+ * gradient, TF_INVALID_ARGUMENT for outputs not of this graph. Nodes
+ * added before an error stay in the graph. Not thread-safe against other
+ * construction on the same graph. */
+TF_CAPI_EXPORT extern void TF_AddGradients(TF_Graph* g, TF_Output* y, int ny, TF_Output* x,
+                                           int nx, TF_Output* dx, TF_Status* status,
+                                           TF_Output* dy);
+
+/* TF_AddGradients with the name scope `prefix` instead of "gradients";
+ * TF_INVALID_ARGUMENT ("prefix [p] conflicts with existing node in the
+ * graph named [n]") when a node named prefix or prefix/... exists. NULL
+ * prefix behaves as TF_AddGradients. */
+TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(TF_Graph* g, const char* prefix,
+                                                     TF_Output* y, int ny, TF_Output* x, int nx,
+                                                     TF_Output* dx, TF_Status* status,
+                                                     TF_Output* dy);
+
 #ifdef __cplusplus
 }
 #endif

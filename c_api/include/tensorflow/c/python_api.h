@@ -39,6 +39,31 @@ TF_CAPI_EXPORT extern void MT_SetAttrTensorShared(TF_OperationDescription* desc,
                                                   const char* attr_name, TF_Tensor* value,
                                                   TF_Status* status);
 
+/* Adds the built-in (C) gradient of one operation, for tf.gradients, which
+ * walks the graph in Python and calls this per op. `grad_type`: the op
+ * type whose gradient to use (NULL: the op's own; else the name
+ * Graph.gradient_override_map gave). `scope` is the name
+ * scope of the new nodes, ending in "/" ("gradients/MatMul_grad/").
+ * `dy`: op's num_outputs gradients (oper NULL where none flows); `dx`:
+ * caller-allocated, op's num_inputs items, receives the gradient of each
+ * input (oper NULL: none); where dx_indices[i] is set too, input i's
+ * gradient is IndexedSlices(dx[i], dx_indices[i], dx_dense_shape[i])
+ * (same size arrays). `*first_new_op` receives the position (for
+ * TF_GraphNextOperation) of the first node added. Returns 1 when the
+ * gradient was added, 2 when the op type is registered as not
+ * differentiable (every dx empty), 0 when no gradient is registered for
+ * it, -1 with status set on error. Not thread-safe against other
+ * construction on the same graph. */
+TF_CAPI_EXPORT extern int MT_AddOpGradient(TF_Graph* graph, TF_Operation* op,
+                                           const char* grad_type, const char* scope,
+                                           const TF_Output* dy, int ndy, TF_Output* dx,
+                                           TF_Output* dx_indices, TF_Output* dx_dense_shape,
+                                           int ndx, size_t* first_new_op, TF_Status* status);
+
+/* 0 when no built-in gradient is registered for op_type, 1 when one is,
+ * 2 when it is registered as not differentiable. Thread-safe. */
+TF_CAPI_EXPORT extern int MT_GradientRegistered(const char* op_type);
+
 #ifdef __cplusplus
 }
 #endif
