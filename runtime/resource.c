@@ -105,6 +105,10 @@ static mt_var* lookup(mt_session_state* st, const mt_resource_handle* h, int cre
   return v;
 }
 
+mt_var* mt_var_lookup(mt_session_state* st, const mt_resource_handle* h, int create) {
+  return lookup(st, h, create);
+}
+
 TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s) {
   mt_var* v = lookup(st, h, 0);
   TF_Tensor* out = NULL;
@@ -115,9 +119,10 @@ TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Sta
   }
   if (!out)
     mt_status_setf(s, TF_FAILED_PRECONDITION,
-                   "Error while reading resource variable %s from Container: %s. This could mean "
-                   "that the variable was uninitialized. Not found: Resource %s/%s/N10tensorflow3VarE "
-                   "does not exist.",
+                   "Could not find variable %s. This could mean that the variable has been "
+                   "deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
+                   "container=%s, status error message=Resource %s/%s/N10tensorflow3VarE does "
+                   "not exist.",
                    h->name, h->container, h->container, h->name);
   return out;
 }
@@ -202,4 +207,68 @@ mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s) {
   pthread_mutex_unlock(&st->mu);
   if (!r) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating random generator state");
   return r;
+}
+
+/* ---- ref variables ---- */
+
+mt_var* mt_state_ref_var(mt_session_state* st, const char* key, TF_DataType dtype, TF_Status* s) {
+  char* k = NULL;
+  if (asprintf(&k, "ref:%s", key) < 0) k = NULL;
+  mt_var* v = NULL;
+  if (k) {
+    pthread_mutex_lock(&st->mu);
+    v = find_var(st, k, 1);
+    if (v && !v->value && !v->dtype) v->dtype = dtype;
+    pthread_mutex_unlock(&st->mu);
+    free(k);
+  }
+  if (!v) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating variable %s", key);
+  return v;
+}
+
+typedef struct mt_ref_box {
+  mt_var* var;
+} mt_ref_box;
+
+static void ref_box_free(void* data, size_t len, void* arg) { free(data); }
+
+TF_Tensor* mt_ref_tensor_new(mt_var* v, TF_DataType dtype, TF_Status* s) {
+  mt_ref_box* box = mt_calloc(1, sizeof(*box), s);
+  if (!box) return NULL;
+  box->var = v;
+  /* built as a resource scalar (a pointer-sized element), then retyped */
+  TF_Tensor* t = mt_tensor_wrap(TF_RESOURCE, NULL, 0, box, sizeof(*box), ref_box_free, NULL, 0, s);
+  if (!t) {
+    free(box);
+    return NULL;
+  }
+  t->dtype = (TF_DataType)((int)mt_dtype_base(dtype) + MT_REF_OFFSET);
+  return t;
+}
+
+mt_var* mt_ref_var(const TF_Tensor* t) {
+  if (!t || !mt_dtype_is_ref(t->dtype) || !t->buf || t->buf->len != sizeof(mt_ref_box))
+    return NULL;
+  return ((mt_ref_box*)t->buf->data)->var;
+}
+
+TF_Tensor* mt_ref_deref(const TF_Tensor* ref, const char* name, TF_Status* s) {
+  mt_var* v = mt_ref_var(ref);
+  TF_Tensor* out = NULL;
+  if (v) {
+    pthread_mutex_lock(&v->mu);
+    if (v->value) out = mt_tensor_share(v->value);
+    pthread_mutex_unlock(&v->mu);
+  }
+  if (!out) mt_status_setf(s, TF_FAILED_PRECONDITION, "Attempting to use uninitialized value %s", name);
+  return out;
+}
+
+int mt_var_make_unique(mt_var* v, TF_Status* s) {
+  if (mt_tensor_unique(v->value)) return 1;
+  TF_Tensor* copy = mt_tensor_copy(v->value, s);
+  if (!copy) return 0;
+  mt_tensor_free(v->value);
+  v->value = copy;
+  return 1;
 }
