@@ -748,10 +748,28 @@ static void is_variable_initialized_kernel(mt_kernel_ctx* ctx) {
   if (out) *(mt_bool*)mt_tensor_data(out) = init != 0;
 }
 
-/* CountUpTo: outputs the old value and increments, OutOfRange at limit. */
+/* CountUpTo / ResourceCountUpTo: outputs the old value and increments,
+ * OutOfRange at limit. v->mu held (released here). */
+static void count_up_to_locked(mt_kernel_ctx* ctx, mt_var* v);
+
 static void count_up_to_kernel(mt_kernel_ctx* ctx) {
   mt_var* v = ref_input_locked(ctx, 1);
+  if (v) count_up_to_locked(ctx, v);
+}
+
+static void resource_count_up_to_kernel(mt_kernel_ctx* ctx) {
+  mt_var* v = resource_var(ctx, NULL);
   if (!v) return;
+  pthread_mutex_lock(&v->mu);
+  if (!v->value) {
+    pthread_mutex_unlock(&v->mu);
+    mt_status_setf(ctx->status, TF_FAILED_PRECONDITION, "Attempting to use uninitialized value");
+    return;
+  }
+  count_up_to_locked(ctx, v);
+}
+
+static void count_up_to_locked(mt_kernel_ctx* ctx, mt_var* v) {
   const int64_t limit = mt_op_attr_int(ctx->op, "limit", 0);
   TF_Tensor* val = v->value;
   if (val->ndims != 0 || (val->dtype != TF_INT32 && val->dtype != TF_INT64)) {
@@ -974,6 +992,9 @@ static const mt_op_spec state_specs[] = {
     {.name = "IsVariableInitialized", .inputs = "ref: Ref(dtype)", .outputs = "is_initialized: bool",
      .attrs = "dtype: type", .shape = scalar_shape, .kernel = is_variable_initialized_kernel,
      .flags = MT_OP_ALLOWS_UNINITIALIZED_INPUT},
+    {.name = "ResourceCountUpTo", .inputs = "resource: resource", .outputs = "output: T",
+     .attrs = "limit: int; T: {int32, int64}", .shape = scalar_shape,
+     .kernel = resource_count_up_to_kernel, .flags = MT_OP_STATEFUL},
     {.name = "CountUpTo", .inputs = "ref: Ref(T)", .outputs = "output: T",
      .attrs = "limit: int; T: {int32, int64}", .shape = scalar_shape, .kernel = count_up_to_kernel},
 };
