@@ -109,6 +109,27 @@ mt_var* mt_var_lookup(mt_session_state* st, const mt_resource_handle* h, int cre
   return lookup(st, h, create);
 }
 
+int mt_state_container_exists(mt_session_state* st, const char* container) {
+  const size_t n = strlen(container);
+  int found = 0;
+  pthread_mutex_lock(&st->mu);
+  for (int k = 0; k < st->nvars && !found; k++) {
+    const char* key = st->vars[k]->key;
+    if (strncmp(key, "ref:", 4) == 0) key += 4;
+    found = strncmp(key, container, n) == 0 && key[n] == '/';
+  }
+  pthread_mutex_unlock(&st->mu);
+  return found;
+}
+
+void mt_var_not_found(mt_session_state* st, const mt_resource_handle* h, char* buf, size_t cap) {
+  if (mt_state_container_exists(st, h->container))
+    snprintf(buf, cap, "Resource %s/%s/N10tensorflow3VarE does not exist.", h->container, h->name);
+  else
+    snprintf(buf, cap, "Container %s does not exist. (Could not find resource: %s/%s)",
+             h->container, h->container, h->name);
+}
+
 TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s) {
   mt_var* v = lookup(st, h, 0);
   TF_Tensor* out = NULL;
@@ -117,13 +138,15 @@ TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Sta
     if (v->value) out = mt_tensor_share(v->value);
     pthread_mutex_unlock(&v->mu);
   }
-  if (!out)
+  if (!out) {
+    char why[1024];
+    mt_var_not_found(st, h, why, sizeof why);
     mt_status_setf(s, TF_FAILED_PRECONDITION,
                    "Could not find variable %s. This could mean that the variable has been "
                    "deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
-                   "container=%s, status error message=Resource %s/%s/N10tensorflow3VarE does "
-                   "not exist.",
-                   h->name, h->container, h->container, h->name);
+                   "container=%s, status error message=%s",
+                   h->name, h->container, why);
+  }
   return out;
 }
 

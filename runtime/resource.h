@@ -71,6 +71,14 @@ void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_T
 /* 1 if the variable exists and holds a value. */
 int mt_var_initialized(mt_session_state* st, const mt_resource_handle* h);
 
+/* 1 when a variable (resource or ref) of `container` was ever created in
+ * this session (TensorFlow's "container exists"). Thread-safe. */
+int mt_state_container_exists(mt_session_state* st, const char* container);
+/* TensorFlow's NotFound text for a missing variable into buf: "Container
+ * localhost does not exist. (Could not find resource: localhost/v)" or
+ * "Resource localhost/v/N10tensorflow3VarE does not exist." */
+void mt_var_not_found(mt_session_state* st, const mt_resource_handle* h, char* buf, size_t cap);
+
 /* The variable a resource handle names, created (uninitialized) when
  * `create`; NULL when absent (or out of memory). It lives until
  * mt_state_clear. Thread-safe; hold v->mu to read or change v->value. */

@@ -172,10 +172,12 @@ static const char* input_name(const mt_kernel_ctx* ctx, int i, char* buf, size_t
 /* ---- validated updates of a whole value ---- */
 
 /* Indices of a Scatter* op as int64 offsets into dim 0 (checked). */
-static int64_t* scatter_rows(mt_kernel_ctx* ctx, const TF_Tensor* ind, int64_t limit) {
+static int64_t* scatter_rows(mt_kernel_ctx* ctx, const TF_Tensor* ind, int64_t limit,
+                             int64_t* ngood) {
   const int64_t n = mt_tensor_nelems(ind);
   int64_t* rows = mt_malloc(sizeof(int64_t) * (size_t)(n ? n : 1), ctx->status);
   if (!rows) return NULL;
+  *ngood = n;
   for (int64_t i = 0; i < n; i++) {
     rows[i] = ind->dtype == TF_INT32 ? ((const int32_t*)mt_tensor_data(ind))[i]
                                      : ((const int64_t*)mt_tensor_data(ind))[i];
@@ -196,8 +198,8 @@ static int64_t* scatter_rows(mt_kernel_ctx* ctx, const TF_Tensor* ind, int64_t l
       if (ind->ndims == 0) snprintf(at, sizeof at, "%s", "");
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "indices%s = %lld is not in [0, %lld)",
                      at, (long long)rows[i], (long long)limit);
-      free(rows);
-      return NULL;
+      *ngood = i; /* TensorFlow has applied the rows before the bad one */
+      return rows;
     }
   }
   return rows;
@@ -207,7 +209,8 @@ static int64_t* scatter_rows(mt_kernel_ctx* ctx, const TF_Tensor* ind, int64_t l
  * the row offsets (caller frees) or NULL + status. *rowlen: elements per
  * row; *scalar: updates is a scalar broadcast to every row. */
 static int64_t* scatter_check(mt_kernel_ctx* ctx, const TF_Tensor* params, const TF_Tensor* ind,
-                              const TF_Tensor* upd, int64_t* rowlen, int* scalar) {
+                              const TF_Tensor* upd, int64_t* rowlen, int* scalar,
+                              int64_t* ngood) {
   char a[256], b[256], c[256];
   if (params->ndims < 1) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "params must be at least 1-D, got shape %s",
@@ -230,7 +233,7 @@ static int64_t* scatter_check(mt_kernel_ctx* ctx, const TF_Tensor* params, const
   *rowlen = 1;
   for (int d = 1; d < params->ndims; d++) *rowlen *= params->dims[d];
   *scalar = upd->ndims == 0;
-  return scatter_rows(ctx, ind, params->dims[0]);
+  return scatter_rows(ctx, ind, params->dims[0], ngood);
 }
 
 static void scatter_apply(TF_Tensor* params, const TF_Tensor* upd, const int64_t* rows,
@@ -293,13 +296,11 @@ static int64_t* scatter_nd_check(mt_kernel_ctx* ctx, const TF_Tensor* params,
     ok = upd->dims[outer + k] == params->dims[nd + k];
   if (!ok) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Dimensions [%lld,%d) of input[shape=%s] = %lld must match dimensions [%d,%d) "
-                   "of updates[shape=%s] = %lld",
+                   "Dimensions [%lld,%d) of input[shape=%s] must match dimensions [%d,%d) "
+                   "of updates[shape=%s]",
                    (long long)nd, params->ndims,
-                   mt_dims_str(params->dims, params->ndims, a, sizeof a),
-                   (long long)prod(params->dims, (int)nd, params->ndims), outer, upd->ndims,
-                   mt_dims_str(upd->dims, upd->ndims, b, sizeof b),
-                   (long long)prod(upd->dims, outer, upd->ndims));
+                   mt_dims_str(params->dims, params->ndims, a, sizeof a), outer, upd->ndims,
+                   mt_dims_str(upd->dims, upd->ndims, b, sizeof b));
     return NULL;
   }
   *nrows = prod(ind->dims, 0, outer);
@@ -335,8 +336,8 @@ static int64_t* scatter_nd_check(mt_kernel_ctx* ctx, const TF_Tensor* params,
         if (al < (int)sizeof at) snprintf(at + al, sizeof at - (size_t)al, "]");
         mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "indices%s = [%s] does not index into shape %s",
                        at, row, mt_dims_str(params->dims, params->ndims, a, sizeof a));
-        free(offs);
-        return NULL;
+        *nrows = r; /* TensorFlow has applied the rows before the bad one */
+        return offs;
       }
       off = off * params->dims[k] + i;
     }
@@ -387,21 +388,30 @@ static int apply_update(mt_kernel_ctx* ctx, mt_var* v, upd_shape_kind sk, upd_ki
       return 0;
     }
   } else if (sk == K_SCATTER) {
-    if (!(rows = scatter_check(ctx, params, ind, upd, &rowlen, &scalar))) return 0;
-    nrows = mt_tensor_nelems(ind);
+    if (!(rows = scatter_check(ctx, params, ind, upd, &rowlen, &scalar, &nrows))) return 0;
   } else {
     if (!(rows = scatter_nd_check(ctx, params, ind, upd, &nrows, &rowlen))) return 0;
   }
-  if (!mt_var_make_unique(v, ctx->status)) {
+  /* a bad index fails the op after the rows before it (as TensorFlow) */
+  const int ok = mt_ok(ctx->status);
+  if (!ok && nrows == 0) {
     free(rows);
     return 0;
   }
+  TF_Status* cow = TF_NewStatus();
+  if (!cow || !mt_var_make_unique(v, cow)) {
+    if (ok && cow) TF_SetStatus(ctx->status, TF_GetCode(cow), TF_Message(cow));
+    TF_DeleteStatus(cow);
+    free(rows);
+    return 0;
+  }
+  TF_DeleteStatus(cow);
   params = v->value;
   if (sk == K_DENSE) f(mt_tensor_data(params), mt_tensor_data(upd), mt_tensor_nelems(params), 1);
   else if (sk == K_SCATTER) scatter_apply(params, upd, rows, nrows, rowlen, scalar, f);
   else scatter_nd_apply(params, upd, rows, nrows, rowlen, f);
   free(rows);
-  return 1;
+  return ok;
 }
 
 /* ---- resource variable updates ---- */
@@ -413,9 +423,9 @@ static mt_var* resource_var(mt_kernel_ctx* ctx, const mt_resource_handle** hp) {
   if (hp) *hp = h;
   mt_var* v = mt_var_lookup(ctx->state, h, 0);
   if (!v || !mt_var_initialized(ctx->state, h)) {
-    mt_status_setf(ctx->status, TF_NOT_FOUND,
-                   "Container %s does not exist. (Could not find resource: %s/%s)", h->container,
-                   h->container, h->name);
+    char why[1024];
+    mt_var_not_found(ctx->state, h, why, sizeof why);
+    mt_status_setf(ctx->status, TF_NOT_FOUND, "%s", why);
     return NULL;
   }
   return v;
