@@ -250,7 +250,45 @@ def imported_tf1_graph(tf):
                               for n in ("v", "v/read", "step", "y")]}
 
 
+def moving_average(tf):
+    """ExponentialMovingAverage over a ref variable, a resource variable and a tensor, with
+    num_updates; the update ops (not the shadow initializers, which TensorFlow builds with a
+    cond) compared op for op."""
+    g = tf.Graph()
+    out = {}
+    with g.as_default():
+        v = tf.Variable([1.0, 2.0], use_resource=False, name="v")
+        w = tf.Variable(3.0, name="w")
+        step = tf.Variable(0, trainable=False, use_resource=False, name="step")
+        t = tf.multiply(w, 2.0, name="t")
+        ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+        out["name_before"] = ema.average_name(v)
+        update = ema.apply([v, w, t])
+        out["update_name"] = update.name
+        out["shadows"] = [ema.average(x).name for x in (v, w, t)]
+        out["shadow_dtypes"] = [ema.average(x).dtype.name for x in (v, w, t)]
+        out["average_names"] = [ema.average_name(x) for x in (v, w, t)]
+        out["restore"] = sorted([k, x.name] for k, x in ema.variables_to_restore().items())
+        out["moving_average_variables"] = [x.name for x in tf.moving_average_variables()]
+        out["trainable"] = [x.name for x in tf.trainable_variables()]
+        out["update_graph"] = [o for o in graph_ops(g)
+                               if o[0].startswith("ExponentialMovingAverage")]
+        train = [tf.assign_add(v, [1.0, -1.0]), w.assign_add(0.5), tf.assign_add(step, 1)]
+        with tf.Session() as sess:
+            sess.run(tf.variables_initializer([v, w, step]))
+            sess.run(tf.global_variables_initializer())
+            out["start"] = [val(sess.run(ema.average(x))) for x in (v, w, t)]
+            history = []
+            for _ in range(4):
+                sess.run(update)
+                history.append([val(sess.run(ema.average(x))) for x in (v, w, t)])
+                sess.run(train)
+            out["history"] = history
+    return out
+
+
 CASES = {
+    "moving_average": moving_average,
     "ref_variable_lifecycle": ref_variable_lifecycle,
     "resource_variable_updates": resource_variable_updates,
     "ref_errors": ref_errors,
