@@ -93,6 +93,7 @@ from minitf.ops.variable_scope import (  # noqa: F401,E402
     no_regularizer, variable_scope)
 
 # --- variables and state ops ---
+from minitf import graph_util  # noqa: F401,E402
 from minitf.ops.state_ops import (  # noqa: F401,E402
     assign, assign_add, assign_sub, count_up_to, is_variable_initialized, scatter_add,
     scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_add, scatter_nd_sub,

@@ -287,7 +287,56 @@ def moving_average(tf):
     return out
 
 
+def freeze_graph(tf):
+    """graph_util on a graph of ref and resource variables: the frozen GraphDef node for node
+    (deterministic serializations), the subgraph and training-node removal, and the frozen
+    graph run after import."""
+    g = tf.Graph()
+    out = {}
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 2], name="x")
+        v = tf.Variable([[1.0, 2.0], [3.0, 4.0]], use_resource=False, name="v")
+        w = tf.Variable([0.5, -0.5], name="w")
+        b = tf.get_variable("b", [2], use_resource=False, initializer=tf.ones_initializer())
+        e = tf.Variable([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]], name="emb")
+        k = tf.Variable(7, use_resource=False, name="k")
+        rows = tf.raw_ops.ResourceGather(resource=e.handle, indices=[2, 0], dtype=tf.float32,
+                                         name="rows")
+        y = tf.identity(tf.matmul(x, v) + w + b, name="y")
+        z = tf.nn.relu(y + rows + tf.cast(k, tf.float32), name="out")
+        tf.check_numerics(z, "bad", name="checked") if hasattr(tf, "check_numerics") else None
+        tf.Variable(0, use_resource=False, name="unused")
+        gd = g.as_graph_def()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(tf.assign_add(v, [[1.0, 1.0], [1.0, 1.0]]))
+            frozen = tf.graph_util.convert_variables_to_constants(sess, gd, ["out"])
+            partial = tf.graph_util.convert_variables_to_constants(
+                sess, gd, ["out"], variable_names_blacklist=["w", "emb"])
+            feed = np.array([[1.0, 1.0]], np.float32)
+            out["live"] = val(sess.run(z, {x: feed}))
+        out["frozen_nodes"] = [[n.name, n.op, list(n.input),
+                                n.SerializeToString(deterministic=True).hex()]
+                               for n in frozen.node]
+        out["partial_nodes"] = [[n.name, n.op, list(n.input)] for n in partial.node]
+        out["sub"] = [n.name for n in tf.graph_util.extract_sub_graph(gd, ["y"]).node]
+        out["training_removed"] = [[n.name, n.op, list(n.input)] for n in
+                                   tf.graph_util.remove_training_nodes(frozen).node]
+        out["protected"] = [n.name for n in tf.graph_util.remove_training_nodes(
+            frozen, protected_nodes=["y"]).node]
+        out["shapes"] = [str(tf.graph_util.tensor_shape_from_node_def_name(g, "y")),
+                         str(tf.compat.v1.graph_util.tensor_shape_from_node_def_name(g, "x:0"))]
+        out["not_in_graph"] = error_of(lambda: tf.graph_util.extract_sub_graph(gd, ["nope"]))
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.import_graph_def(frozen, name="")
+        with tf.Session() as sess:
+            out["frozen_run"] = val(sess.run("out:0", {"x:0": feed}))
+    return out
+
+
 CASES = {
+    "freeze_graph": freeze_graph,
     "moving_average": moving_average,
     "ref_variable_lifecycle": ref_variable_lifecycle,
     "resource_variable_updates": resource_variable_updates,
