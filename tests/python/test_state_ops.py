@@ -62,9 +62,37 @@ def test_variable_class_dispatch_and_exports():
         s = tf.Variable(1.0)
         assert type(r).__name__ == "RefVariable" and type(s).__name__ == "ResourceVariable"
         assert isinstance(r, tf.Variable) and isinstance(s, tf.Variable)
-        assert r.dtype == tf.float32._as_ref if hasattr(tf.float32, "_as_ref") else True
+        assert r.dtype.name == "float32_ref" and s.dtype.name == "float32"
+        assert r.dtype.base_dtype == tf.float32
     for name in ("assign", "assign_add", "assign_sub", "scatter_update", "scatter_nd_update",
                  "count_up_to", "is_variable_initialized", "report_uninitialized_variables",
                  "assert_variables_initialized", "initialize_all_variables",
                  "initialize_variables", "model_variables", "moving_average_variables"):
         assert getattr(tf.compat.v1, name) is getattr(tf, name)
+
+
+def test_graph_written_by_tensorflow_runs():
+    # tests/fixtures/tf1_ref_variables.pb: see tools/gen_state_expected.py (write_tf1_graph).
+    gd = tf.GraphDef()
+    with open(os.path.join(HERE, "..", "fixtures", "tf1_ref_variables.pb"), "rb") as f:
+        gd.ParseFromString(f.read())
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(gd, name="")
+        assert g.get_operation_by_name("v").outputs[0].dtype.name == "float32_ref"
+        assert g.get_operation_by_name("step").outputs[0].dtype.name == "float32_ref"
+        assert g.get_operation_by_name("v/read").outputs[0].dtype.name == "float32"
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError,
+                               match="Attempting to use uninitialized value v"):
+                sess.run("total:0")
+            sess.run("init")
+            assert sess.run("total:0") == 6.0
+            sess.run("step")
+            sess.run("step")
+            np.testing.assert_allclose(sess.run("v:0"), [2.0, 3.0, 4.0])
+            np.testing.assert_allclose(sess.run("bump:0"), [22.0, 3.0, 14.0])
+            assert sess.run("total:0") == 39.0
+            assert [sess.run("CountUpTo:0") for _ in range(5)] == [0, 1, 2, 3, 4]
+            with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 5"):
+                sess.run("CountUpTo:0")
