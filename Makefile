@@ -64,7 +64,7 @@ ctest: $(addprefix build/ctest/,$(CTESTS))
 asan-ctest: $(addprefix build/asan/ctest/,$(CTESTS))
 	@set -e; for t in $(CTESTS); do echo "== asan $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/ctest/$$t; done
 
-# The golden op suite and the ImageSummary pixel tests through Python with
+# The golden op suite, the ImageSummary pixel tests and the state-op programs through Python with
 # the ASan/UBSan build of libc_api.so preloaded in place of the normal one
 # (same soname). Python itself is not
 # instrumented, so leak checking is off; every out-of-bounds access or UB in
@@ -74,7 +74,8 @@ UBSAN_RT := $(shell $(CC) -print-file-name=libubsan.so)
 asan-pytest: build/asan/libc_api.so
 	LD_PRELOAD="$(ASAN_RT) $(UBSAN_RT) $(CURDIR)/build/asan/libc_api.so" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python/test_goldens.py tests/python/test_summary_image.py
+	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python/test_goldens.py tests/python/test_summary_image.py \
+	  tests/python/test_state_ops.py
 
 clean:
 	rm -rf build

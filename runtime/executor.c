@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runtime/kernel.h"
+#include "runtime/resource.h"
 #include "runtime/session.h"
 
 typedef struct plan_node {
@@ -27,6 +28,7 @@ struct mt_plan {
   mt_shape* feed_shapes;
   int nfetches;
   int* fetch_slots;
+  TF_Output* fetch_outputs; /* what each fetch names (refs are fetched as values) */
   int max_inputs;
   int max_outputs;
 };
@@ -40,6 +42,7 @@ void mt_plan_free(mt_plan* p) {
   free(p->feed_types);
   free(p->feed_shapes);
   free(p->fetch_slots);
+  free(p->fetch_outputs);
   free(p);
 }
 
@@ -170,7 +173,9 @@ static int assign_slots(builder* b, mt_plan* p, const TF_Output* fetches, int nf
   p->feed_types = mt_calloc((size_t)b->nfeeds, sizeof(TF_DataType), s);
   p->feed_shapes = mt_calloc((size_t)b->nfeeds, sizeof(mt_shape), s);
   p->fetch_slots = mt_calloc((size_t)nfetches, sizeof(int), s);
+  p->fetch_outputs = mt_calloc((size_t)nfetches + 1, sizeof(TF_Output), s);
   if (!mt_ok(s)) return 0;
+  if (nfetches) memcpy(p->fetch_outputs, fetches, sizeof(TF_Output) * (size_t)nfetches);
   p->nfeeds = b->nfeeds;
   for (int k = 0; k < b->nfeeds; k++) {
     p->feed_slots[k] = slot_of(b, b->feeds[k].oper, b->feeds[k].index);
@@ -257,9 +262,9 @@ static int check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s)
     mt_status_setf(s, TF_INVALID_ARGUMENT, "Feed %d is NULL", k);
     return 0;
   }
-  if (t->dtype != p->feed_types[k]) {
+  if (t->dtype != mt_dtype_base(p->feed_types[k])) {
     mt_status_setf(s, TF_INVALID_ARGUMENT, "Expects arg[%d] to be %s but %s is provided", k,
-                   mt_dtype_name(p->feed_types[k]), mt_dtype_name(t->dtype));
+                   mt_dtype_name(mt_dtype_base(p->feed_types[k])), mt_dtype_name(t->dtype));
     return 0;
   }
   const mt_shape* want = &p->feed_shapes[k];
@@ -273,6 +278,24 @@ static int check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s)
     return 0;
   }
   return 1;
+}
+
+/* The value behind ref input i of op ("node:idx" names it in errors). */
+static TF_Tensor* deref_input(const TF_Operation* op, int i, const TF_Tensor* ref, TF_Status* s) {
+  char name[512];
+  const TF_Output src = op->inputs[i];
+  if (src.index) snprintf(name, sizeof name, "%s:%d", src.oper->name, src.index);
+  else snprintf(name, sizeof name, "%s", src.oper->name);
+  return mt_ref_deref(ref, name, s);
+}
+
+/* A fetched slot as the caller sees it: a ref is fetched as its value. */
+static TF_Tensor* fetch_value(TF_Tensor* t, TF_Output o, TF_Status* s) {
+  if (!t || !mt_dtype_is_ref(t->dtype)) return t ? mt_tensor_share(t) : NULL;
+  char name[512];
+  if (o.index) snprintf(name, sizeof name, "%s:%d", o.oper->name, o.index);
+  else snprintf(name, sizeof name, "%s", o.oper->name);
+  return mt_ref_deref(t, name, s);
 }
 
 static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
@@ -293,10 +316,25 @@ static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor
                    op->op_type, op->name);
     return;
   }
+  /* A ref value (VariableV2's output) read by a non-ref input is the
+   * variable's current value, borrowed for this call. */
+  unsigned char* borrowed = NULL;
+  for (int i = 0; i < op->ninputs && mt_ok(s); i++)
+    if (in_buf[i] && mt_dtype_is_ref(in_buf[i]->dtype) && !mt_dtype_is_ref(op->input_types[i])) {
+      if (!borrowed && !(borrowed = mt_calloc((size_t)op->ninputs, 1, s))) break;
+      in_buf[i] = deref_input(op, i, in_buf[i], s);
+      borrowed[i] = in_buf[i] != NULL;
+      fwd[i] = 0;
+    }
   for (int o = 0; o < op->noutputs; o++) out_buf[o] = NULL;
   mt_kernel_ctx ctx = {op, op->ninputs, in_buf, fwd, op->noutputs, out_buf,
                        st, NULL, opts ? opts->intra_op_threads : 0, s};
-  op->def->kernel(&ctx);
+  if (mt_ok(s)) op->def->kernel(&ctx);
+  if (borrowed) {
+    for (int i = 0; i < op->ninputs; i++)
+      if (borrowed[i]) mt_tensor_free(in_buf[i]);
+    free(borrowed);
+  }
   for (int o = 0; o < op->noutputs; o++) {
     TF_Tensor** slot = &slots[n->out_base + o];
     if (*slot) { /* this output was fed: the fed value wins */
@@ -378,8 +416,8 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
   for (int k = 0; k < p->nnodes && mt_ok(s); k++)
     run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, stats, s);
   for (int k = 0; k < p->nfetches && mt_ok(s); k++) {
-    outputs[k] = slots[p->fetch_slots[k]] ? mt_tensor_share(slots[p->fetch_slots[k]]) : NULL;
-    if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
+    outputs[k] = fetch_value(slots[p->fetch_slots[k]], p->fetch_outputs[k], s);
+    if (!outputs[k] && mt_ok(s)) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
   }
   if (!mt_ok(s))
     for (int k = 0; k < p->nfetches; k++) {
@@ -672,7 +710,7 @@ static void take_fetches(mt_prun* r, const int* fetch_idx, TF_Tensor** outputs, 
                          TF_Status* s) {
   for (int k = 0; k < nfetches && mt_ok(s); k++) {
     TF_Tensor* v = r->slots[r->plan->fetch_slots[fetch_idx[k]]];
-    outputs[k] = v ? mt_tensor_share(v) : NULL;
+    outputs[k] = fetch_value(v, r->plan->fetch_outputs[fetch_idx[k]], s);
     if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
   }
   if (!mt_ok(s)) return;

@@ -121,6 +121,12 @@ static int valid_node_name(const char* name) {
 }
 
 /* Sets (or checks) a scalar attr inferred from the inputs. */
+/* A ref type (dtype + 100, TensorFlow's DT_FLOAT_REF) without the ref:
+ * type attrs and non-ref inputs take the base type. */
+static TF_DataType base_type(TF_DataType dt) {
+  return (int)dt > 100 ? (TF_DataType)((int)dt - 100) : dt;
+}
+
 static int infer_type_attr(TF_OperationDescription* d, const char* attr, TF_DataType dt,
                            const char* arg, TF_Status* s) {
   const mt_attr* a = mt_attrs_find(d->attrs, d->nattrs, attr);
@@ -172,7 +178,7 @@ static int infer_type_list_attr(TF_OperationDescription* d, const char* attr,
   v.list.type = calloc((size_t)(in->n ? in->n : 1), sizeof(TF_DataType));
   if (!v.list.type) return 0;
   for (int k = 0; k < in->n; k++)
-    v.list.type[k] = in->items[k].oper->output_types[in->items[k].index];
+    v.list.type[k] = base_type(in->items[k].oper->output_types[in->items[k].index]);
   return mt_attrs_set(&d->attrs, &d->nattrs, attr, &v);
 }
 
@@ -208,7 +214,7 @@ static int bind_inputs(TF_OperationDescription* d, const mt_op_def* def, TF_Stat
       return 0;
     if (a->type_attr) {
       for (int j = 0; j < in->n; j++) {
-        TF_DataType dt = in->items[j].oper->output_types[in->items[j].index];
+        TF_DataType dt = base_type(in->items[j].oper->output_types[in->items[j].index]);
         if (!infer_type_attr(d, a->type_attr, dt, a->name, s)) return 0;
       }
     }
@@ -330,6 +336,7 @@ static int arg_types(const mt_arg_def* a, const mt_attr* attrs, int nattrs, TF_D
   }
   TF_DataType t = a->type;
   if (a->type_attr) t = mt_attrs_find(attrs, nattrs, a->type_attr)->value.v.type;
+  if (a->is_ref) t = (TF_DataType)((int)t + 100);
   for (int k = 0; k < n && k < cap; k++) out[k] = t;
   return n;
 }
@@ -404,6 +411,8 @@ static TF_Operation* make_op(TF_OperationDescription* d, const mt_op_def* def, T
     for (int j = 0; j < d->inputs[k].n; j++, at++) {
       op->inputs[at] = d->inputs[k].items[j];
       op->input_types[at] = op->inputs[at].oper->output_types[op->inputs[at].index];
+      /* a ref output feeding a non-ref input is read as a value */
+      if (!def->inputs[k].is_ref) op->input_types[at] = base_type(op->input_types[at]);
     }
   }
   /* drop duplicate control inputs, keeping first-seen order */

@@ -105,6 +105,31 @@ static mt_var* lookup(mt_session_state* st, const mt_resource_handle* h, int cre
   return v;
 }
 
+mt_var* mt_var_lookup(mt_session_state* st, const mt_resource_handle* h, int create) {
+  return lookup(st, h, create);
+}
+
+int mt_state_container_exists(mt_session_state* st, const char* container) {
+  const size_t n = strlen(container);
+  int found = 0;
+  pthread_mutex_lock(&st->mu);
+  for (int k = 0; k < st->nvars && !found; k++) {
+    const char* key = st->vars[k]->key;
+    if (strncmp(key, "ref:", 4) == 0) key += 4;
+    found = strncmp(key, container, n) == 0 && key[n] == '/';
+  }
+  pthread_mutex_unlock(&st->mu);
+  return found;
+}
+
+void mt_var_not_found(mt_session_state* st, const mt_resource_handle* h, char* buf, size_t cap) {
+  if (mt_state_container_exists(st, h->container))
+    snprintf(buf, cap, "Resource %s/%s/N10tensorflow3VarE does not exist.", h->container, h->name);
+  else
+    snprintf(buf, cap, "Container %s does not exist. (Could not find resource: %s/%s)",
+             h->container, h->container, h->name);
+}
+
 TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Status* s) {
   mt_var* v = lookup(st, h, 0);
   TF_Tensor* out = NULL;
@@ -113,12 +138,15 @@ TF_Tensor* mt_var_read(mt_session_state* st, const mt_resource_handle* h, TF_Sta
     if (v->value) out = mt_tensor_share(v->value);
     pthread_mutex_unlock(&v->mu);
   }
-  if (!out)
+  if (!out) {
+    char why[1024];
+    mt_var_not_found(st, h, why, sizeof why);
     mt_status_setf(s, TF_FAILED_PRECONDITION,
-                   "Error while reading resource variable %s from Container: %s. This could mean "
-                   "that the variable was uninitialized. Not found: Resource %s/%s/N10tensorflow3VarE "
-                   "does not exist.",
-                   h->name, h->container, h->container, h->name);
+                   "Could not find variable %s. This could mean that the variable has been "
+                   "deleted. In TF1, it can also mean the variable is uninitialized. Debug info: "
+                   "container=%s, status error message=%s",
+                   h->name, h->container, why);
+  }
   return out;
 }
 
@@ -202,4 +230,68 @@ mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s) {
   pthread_mutex_unlock(&st->mu);
   if (!r) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating random generator state");
   return r;
+}
+
+/* ---- ref variables ---- */
+
+mt_var* mt_state_ref_var(mt_session_state* st, const char* key, TF_DataType dtype, TF_Status* s) {
+  char* k = NULL;
+  if (asprintf(&k, "ref:%s", key) < 0) k = NULL;
+  mt_var* v = NULL;
+  if (k) {
+    pthread_mutex_lock(&st->mu);
+    v = find_var(st, k, 1);
+    if (v && !v->value && !v->dtype) v->dtype = dtype;
+    pthread_mutex_unlock(&st->mu);
+    free(k);
+  }
+  if (!v) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating variable %s", key);
+  return v;
+}
+
+typedef struct mt_ref_box {
+  mt_var* var;
+} mt_ref_box;
+
+static void ref_box_free(void* data, size_t len, void* arg) { free(data); }
+
+TF_Tensor* mt_ref_tensor_new(mt_var* v, TF_DataType dtype, TF_Status* s) {
+  mt_ref_box* box = mt_calloc(1, sizeof(*box), s);
+  if (!box) return NULL;
+  box->var = v;
+  /* built as a resource scalar (a pointer-sized element), then retyped */
+  TF_Tensor* t = mt_tensor_wrap(TF_RESOURCE, NULL, 0, box, sizeof(*box), ref_box_free, NULL, 0, s);
+  if (!t) {
+    free(box);
+    return NULL;
+  }
+  t->dtype = (TF_DataType)((int)mt_dtype_base(dtype) + MT_REF_OFFSET);
+  return t;
+}
+
+mt_var* mt_ref_var(const TF_Tensor* t) {
+  if (!t || !mt_dtype_is_ref(t->dtype) || !t->buf || t->buf->len != sizeof(mt_ref_box))
+    return NULL;
+  return ((mt_ref_box*)t->buf->data)->var;
+}
+
+TF_Tensor* mt_ref_deref(const TF_Tensor* ref, const char* name, TF_Status* s) {
+  mt_var* v = mt_ref_var(ref);
+  TF_Tensor* out = NULL;
+  if (v) {
+    pthread_mutex_lock(&v->mu);
+    if (v->value) out = mt_tensor_share(v->value);
+    pthread_mutex_unlock(&v->mu);
+  }
+  if (!out) mt_status_setf(s, TF_FAILED_PRECONDITION, "Attempting to use uninitialized value %s", name);
+  return out;
+}
+
+int mt_var_make_unique(mt_var* v, TF_Status* s) {
+  if (mt_tensor_unique(v->value)) return 1;
+  TF_Tensor* copy = mt_tensor_copy(v->value, s);
+  if (!copy) return 0;
+  mt_tensor_free(v->value);
+  v->value = copy;
+  return 1;
 }

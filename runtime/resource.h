@@ -71,4 +71,47 @@ void mt_var_assign(mt_session_state* st, const mt_resource_handle* h, const TF_T
 /* 1 if the variable exists and holds a value. */
 int mt_var_initialized(mt_session_state* st, const mt_resource_handle* h);
 
+/* 1 when a variable (resource or ref) of `container` was ever created in
+ * this session (TensorFlow's "container exists"). Thread-safe. */
+int mt_state_container_exists(mt_session_state* st, const char* container);
+/* TensorFlow's NotFound text for a missing variable into buf: "Container
+ * localhost does not exist. (Could not find resource: localhost/v)" or
+ * "Resource localhost/v/N10tensorflow3VarE does not exist." */
+void mt_var_not_found(mt_session_state* st, const mt_resource_handle* h, char* buf, size_t cap);
+
+/* The variable a resource handle names, created (uninitialized) when
+ * `create`; NULL when absent (or out of memory). It lives until
+ * mt_state_clear. Thread-safe; hold v->mu to read or change v->value. */
+mt_var* mt_var_lookup(mt_session_state* st, const mt_resource_handle* h, int create);
+
+/* Ref variables (TensorFlow's legacy VariableV2 / TemporaryVariable). A
+ * ref-typed value (dtype = base + 100, TensorFlow's DT_FLOAT_REF
+ * convention) travelling through the executor is a scalar tensor whose
+ * buffer names an mt_var of the session; it never leaves a run (fetches and
+ * non-ref consumers see the variable's value). */
+#define MT_REF_OFFSET 100
+static inline int mt_dtype_is_ref(TF_DataType dt) { return (int)dt > MT_REF_OFFSET; }
+static inline TF_DataType mt_dtype_base(TF_DataType dt) {
+  return mt_dtype_is_ref(dt) ? (TF_DataType)((int)dt - MT_REF_OFFSET) : dt;
+}
+
+/* The ref variable keyed `key` ("container/shared_name" for VariableV2,
+ * "tmp/<var_name>" for TemporaryVariable), created uninitialized of `dtype`
+ * when absent; NULL + TF_RESOURCE_EXHAUSTED on OOM. Lives until
+ * mt_state_clear. Thread-safe. */
+mt_var* mt_state_ref_var(mt_session_state* st, const char* key, TF_DataType dtype, TF_Status* s);
+/* A new ref-typed tensor (dtype + MT_REF_OFFSET) naming `v`; NULL + status. */
+TF_Tensor* mt_ref_tensor_new(mt_var* v, TF_DataType dtype, TF_Status* s);
+/* The variable a ref-typed tensor names, or NULL when `t` is not one. */
+mt_var* mt_ref_var(const TF_Tensor* t);
+/* A new handle sharing the ref variable's current value (no copy), or NULL
+ * + TF_FAILED_PRECONDITION "Attempting to use uninitialized value <name>"
+ * (TensorFlow's words; `name` is the input that carried the ref). */
+TF_Tensor* mt_ref_deref(const TF_Tensor* ref, const char* name, TF_Status* s);
+
+/* Makes v->value writable in place: copies it when its buffer is shared
+ * (copy-on-write, so values handed out earlier stay as they were). Caller
+ * holds v->mu and has checked v->value != NULL. Returns 0 + status on OOM. */
+int mt_var_make_unique(mt_var* v, TF_Status* s);
+
 #endif

@@ -42,9 +42,22 @@ static const struct { TF_DataType dt; const char* name; const char* alias; } kNa
     {TF_UINT4, "uint4", NULL},
 };
 
+/* "float_ref" etc. for ref types (dtype + 100), built once. */
+static char ref_names[sizeof(kNames) / sizeof(kNames[0])][32];
+static pthread_once_t ref_names_once = PTHREAD_ONCE_INIT;
+static void init_ref_names(void) {
+  for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
+    snprintf(ref_names[i], sizeof ref_names[i], "%s_ref", kNames[i].name);
+}
+
 const char* mt_dtype_name(TF_DataType dt) {
   for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
     if (kNames[i].dt == dt) return kNames[i].name;
+  if ((int)dt > 100) {
+    pthread_once(&ref_names_once, init_ref_names);
+    for (size_t i = 0; i < sizeof(kNames) / sizeof(kNames[0]); i++)
+      if ((int)kNames[i].dt == (int)dt - 100) return ref_names[i];
+  }
   return "unknown";
 }
 
@@ -59,7 +72,9 @@ TF_DataType mt_dtype_from_name(const char* name) {
   return (TF_DataType)0;
 }
 
-int mt_dtype_valid(TF_DataType dt) { return strcmp(mt_dtype_name(dt), "unknown") != 0; }
+int mt_dtype_valid(TF_DataType dt) {
+  return (int)dt < 100 && strcmp(mt_dtype_name(dt), "unknown") != 0;
+}
 
 int64_t mt_num_elements(const int64_t* dims, int ndims) {
   int64_t n = 1;

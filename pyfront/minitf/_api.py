@@ -92,6 +92,17 @@ from minitf.ops.variable_scope import (  # noqa: F401,E402
     AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
     no_regularizer, variable_scope)
 
+# --- variables and state ops ---
+from minitf import graph_util  # noqa: F401,E402
+from minitf.ops.state_ops import (  # noqa: F401,E402
+    assign, assign_add, assign_sub, count_up_to, is_variable_initialized, scatter_add,
+    scatter_div, scatter_max, scatter_min, scatter_mul, scatter_nd_add, scatter_nd_sub,
+    scatter_nd_update, scatter_sub, scatter_update)
+from minitf.ops.variables import (  # noqa: F401,E402
+    assert_variables_initialized, initialize_all_variables,
+    initialize_local_variables, initialize_variables, model_variables,
+    moving_average_variables, report_uninitialized_variables)
+
 # --- boundaries (TensorProto, DLPack, summaries) ---
 
 # --- gradients ---

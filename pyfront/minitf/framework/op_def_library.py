@@ -7,6 +7,7 @@ Python values to Const tensors of the right dtype, groups list inputs and
 creates the operation through the C API (TF_NewOperation ... TF_FinishOperation).
 Mirrors tensorflow/python/framework/op_def_library.py.
 """
+import contextlib
 import numpy as np
 
 from minitf import pywrap_tensorflow_internal as c_api
@@ -276,6 +277,8 @@ def apply_op(op_type, name=None, **keywords):
                 attrs[arg.type_list_attr] = [t.dtype.base_dtype for t in ts]
                 inputs.append(ts)
             else:
+                if arg.is_ref:
+                    value = _as_ref(op_type, arg, value)
                 inputs.append(_convert_single(op_type, arg, value, attrs, keywords, attr_defs))
         for k in list(keywords):
             if k in attr_defs:
@@ -303,7 +306,26 @@ def apply_op(op_type, name=None, **keywords):
         if keywords:
             raise TypeError("%s got unexpected keyword arguments: %s" %
                             (op_type, ", ".join(sorted(keywords))))
+        # As TensorFlow: an op updating a ref variable is colocated with it.
+        refs = [t for a, t in zip(op_def.input_arg, inputs) if a.is_ref]
+        if refs:
+            with contextlib.ExitStack() as stack:
+                for t in refs:
+                    stack.enter_context(g.colocate_with(t.op))
+                return g.create_op(op_type, inputs, name=scope, attrs=attrs, op_def=op_def)
         return g.create_op(op_type, inputs, name=scope, attrs=attrs, op_def=op_def)
+
+
+def _as_ref(op_type, arg, value):
+    """The ref tensor for a Ref(T) input (a RefVariable gives its VariableV2 output);
+    TypeError (TensorFlow's words) for anything that is not a mutable tensor."""
+    ref = getattr(value, "_ref", None)
+    if callable(ref):
+        value = ref()
+    if not isinstance(value, ops.Tensor) or not value.dtype._is_ref_dtype:
+        raise TypeError("'%s' Op requires that input '%s' be a mutable tensor (e.g.: a "
+                        "tf.Variable)" % (op_type, arg.name))
+    return value
 
 
 def _convert_single(op_type, arg, value, attrs, keywords, attr_defs):

@@ -90,7 +90,7 @@ class _VariableStore:
                 name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
                 collections=collections, validate_shape=validate_shape,
-                constraint=constraint)
+                constraint=constraint, use_resource=use_resource)
 
         if trainable is None:
             trainable = True
@@ -112,7 +112,7 @@ class _VariableStore:
 
     def _get_single_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None,
                              regularizer=None, reuse=None, trainable=True, collections=None,
-                             validate_shape=True, constraint=None):
+                             validate_shape=True, constraint=None, use_resource=None):
         from_value = initializer is not None and not callable(initializer)
         if shape is not None and from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -133,11 +133,18 @@ class _VariableStore:
         init_val, variable_dtype = _initial_value(initializer, from_value, shape, dtype)
         # Variables ignore the control dependencies around get_variable (TensorFlow makes
         # them in an init_scope).
+        # use_resource=False: a ref variable (VariableV2), as TensorFlow.
         with ops.control_dependencies(None):
-            v = variables.ResourceVariable(
-                initial_value=init_val, name=name, trainable=trainable,
-                collections=collections, dtype=variable_dtype, validate_shape=validate_shape,
-                constraint=constraint, shape=shape)
+            if use_resource is False:
+                v = variables.RefVariable(
+                    initial_value=init_val, name=name, trainable=trainable,
+                    collections=collections, dtype=variable_dtype,
+                    validate_shape=validate_shape, constraint=constraint)
+            else:
+                v = variables.ResourceVariable(
+                    initial_value=init_val, name=name, trainable=trainable,
+                    collections=collections, dtype=variable_dtype,
+                    validate_shape=validate_shape, constraint=constraint, shape=shape)
         self._vars[name] = v
         if regularizer:
             _add_regularization_loss(v, name, regularizer)

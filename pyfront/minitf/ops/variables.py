@@ -183,6 +183,82 @@ class ResourceVariable:
         with ops.control_dependencies([op]):
             return self.read_value()
 
+    def _lazy_read(self, op):
+        # TensorFlow's _UnreadVariable in graph mode: a read after `op`.
+        with ops.control_dependencies([op]):
+            return self._read_variable_op()
+
+    def _update(self, op_type, value, name, read_value):
+        value = ops.convert_to_tensor(value, dtype=self._dtype)
+        op = apply_op(op_type, resource=self._handle, value=value, name=name)
+        return self._lazy_read(op) if read_value else op
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        """Adds `delta` to the variable (op AssignAddVariableOp). Returns the new value (a
+        ReadVariableOp after the update) or, with read_value=False, the op.
+        InvalidArgumentError at run time when delta's shape differs from the variable's."""
+        return self._update("AssignAddVariableOp", delta, name, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        """Subtracts `delta` (op AssignSubVariableOp); returns as assign_add."""
+        return self._update("AssignSubVariableOp", delta, name, read_value)
+
+    def _scatter(self, op_type, sparse_delta, name):
+        _check_slices(sparse_delta)
+        values = ops.convert_to_tensor(sparse_delta.values, dtype=self._dtype)
+        return self._lazy_read(apply_op(op_type, resource=self._handle,
+                                        indices=sparse_delta.indices, updates=values, name=name))
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """Sets the rows sparse_delta.indices to sparse_delta.values (an IndexedSlices; op
+        ResourceScatterUpdate); returns the new value."""
+        return self._scatter("ResourceScatterUpdate", sparse_delta, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """Adds sparse_delta.values to the rows sparse_delta.indices (ResourceScatterAdd)."""
+        return self._scatter("ResourceScatterAdd", sparse_delta, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """ResourceScatterSub; as scatter_add."""
+        return self._scatter("ResourceScatterSub", sparse_delta, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """ResourceScatterMul; as scatter_add."""
+        return self._scatter("ResourceScatterMul", sparse_delta, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """ResourceScatterDiv; as scatter_add."""
+        return self._scatter("ResourceScatterDiv", sparse_delta, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """ResourceScatterMin; as scatter_add."""
+        return self._scatter("ResourceScatterMin", sparse_delta, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """ResourceScatterMax; as scatter_add."""
+        return self._scatter("ResourceScatterMax", sparse_delta, name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """ResourceScatterNdUpdate of `updates` at `indices`; returns the new value."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_update(self, indices, updates, name=name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """ResourceScatterNdAdd; returns the new value."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_add(self, indices, updates, name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """ResourceScatterNdSub; returns the new value."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_sub(self, indices, updates, name=name)
+
+    def count_up_to(self, limit):
+        """The value before incrementing by one (op ResourceCountUpTo); OutOfRangeError
+        "Reached limit of <limit>" once it reaches `limit`. int32/int64 only."""
+        return outputs_of(apply_op("ResourceCountUpTo", resource=self._handle, limit=limit,
+                                   T=self._dtype))
+
     def load(self, value, session=None):
         """Assigns `value` in `session` by running an assign op."""
         if session is None:
@@ -213,8 +289,256 @@ class ResourceVariable:
         return self is other
 
 
-Variable = ResourceVariable
-RefVariable = ResourceVariable
+class _VariableMeta(type):
+    """tf.Variable(...) makes a ResourceVariable, or a RefVariable with use_resource=False;
+    isinstance(v, tf.Variable) holds for both (TensorFlow's VariableMetaclass)."""
+
+    def __call__(cls, *args, **kwargs):
+        if kwargs.get("use_resource") is False:
+            return RefVariable(*args, **kwargs)
+        return ResourceVariable(*args, **kwargs)
+
+    def __instancecheck__(cls, inst):
+        return isinstance(inst, (ResourceVariable, RefVariable))
+
+    def __subclasscheck__(cls, sub):
+        return issubclass(sub, (ResourceVariable, RefVariable))
+
+
+class Variable(metaclass=_VariableMeta):
+    """tf.compat.v1.Variable: see ResourceVariable (the default) and RefVariable
+    (use_resource=False) for the arguments."""
+
+
+
+def _check_slices(sparse_delta):
+    if not (hasattr(sparse_delta, "indices") and hasattr(sparse_delta, "values")):
+        raise TypeError("sparse_delta is not IndexedSlices: %s" % (sparse_delta,))
+
+
+class RefVariable:
+    """A ref variable, tf.compat.v1.Variable(..., use_resource=False) (TensorFlow's
+    RefVariable): op VariableV2 holding the value in the session, with TF 2.21 names
+
+        v/initial_value  Const (or v/Initializer/... for a callable initial value)
+        v                VariableV2      (what Session.run(v) fetches)
+        v/Assign         Assign          (the initializer; use_locking, validate_shape)
+        v/read           Identity        (the snapshot every use as a tensor reads)
+
+    dtype is the ref dtype (float32_ref); ops taking a Ref input (tf.assign, tf.scatter_add,
+    ...) get the VariableV2 output and update the variable's buffer in place. Reading it before
+    its initializer ran raises FailedPreconditionError "Attempting to use uninitialized value v".
+    """
+
+    def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 expected_shape=None, import_scope=None, constraint=None, use_resource=None,
+                 synchronization=None, aggregation=None, shape=None):
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        init_from_fn = callable(initial_value)
+        if trainable is None:
+            trainable = True
+        if collections is None:
+            collections = [ops.GraphKeys.GLOBAL_VARIABLES]
+        collections = list(collections)
+        if trainable and ops.GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(ops.GraphKeys.TRAINABLE_VARIABLES)
+        with ops.control_dependencies(None), \
+                ops.name_scope(name, "Variable", [] if init_from_fn else [initial_value]) as scope:
+            var_name = scope[:-1]
+            if init_from_fn:
+                loc = attr_value_pb2.AttrValue(list=attr_value_pb2.AttrValue.ListValue(
+                    s=[("loc:@%s" % var_name).encode()]))
+                with ops.get_default_graph()._attr_scope({"_class": loc}):
+                    with ops.name_scope("Initializer"):
+                        self._initial_value = ops.convert_to_tensor(
+                            initial_value(), name="initial_value", dtype=dtype)
+                    self._variable = self._make_variable(validate_shape, scope)
+            else:
+                self._initial_value = ops.convert_to_tensor(initial_value, name="initial_value",
+                                                            dtype=dtype)
+                self._variable = self._make_variable(validate_shape, scope)
+            if validate_shape and not self._initial_value.shape.is_fully_defined():
+                raise ValueError("initial_value must have a shape specified: %s" %
+                                 self._initial_value)
+            from minitf.ops import state_ops
+            self._initializer_op = state_ops.assign(self._variable, self._initial_value,
+                                                    validate_shape=validate_shape).op
+            with ops.colocate_with(self._variable.op):
+                self._snapshot = outputs_of(apply_op("Identity", input=self._variable,
+                                                     name="read"))
+        self._graph = self._variable.graph
+        self._trainable = trainable
+        self._constraint = constraint
+        for c in collections:
+            self._graph.add_to_collection(c, self)
+
+    def _make_variable(self, validate_shape, scope):
+        shape = self._initial_value.shape if validate_shape else tensor_shape.unknown_shape()
+        return outputs_of(apply_op("VariableV2", shape=shape,
+                                   dtype=self._initial_value.dtype.base_dtype,
+                                   container=ops.get_default_graph()._container, name=scope))
+
+    name = property(lambda self: self._variable.name, doc='"v:0"')
+    op = property(lambda self: self._variable.op, doc="The VariableV2 operation.")
+    graph = property(lambda self: self._graph)
+    dtype = property(lambda self: self._variable.dtype, doc="The ref dtype (float32_ref).")
+    shape = property(lambda self: self._variable.shape)
+    device = property(lambda self: self._variable.device)
+    trainable = property(lambda self: self._trainable)
+    initializer = property(lambda self: self._initializer_op, doc="The Assign operation.")
+    initial_value = property(lambda self: self._initial_value)
+    constraint = property(lambda self: self._constraint)
+
+    def get_shape(self):
+        return self.shape
+
+    def _ref(self):
+        """The VariableV2 output (a ref tensor)."""
+        return self._variable
+
+    def _as_graph_element(self):
+        return self._variable
+
+    def value(self):
+        """The snapshot `v/read` (Identity of the variable)."""
+        return self._snapshot
+
+    def read_value(self):
+        """A new Identity of the variable named "read" in the current name scope."""
+        return outputs_of(apply_op("Identity", input=self._variable, name="read"))
+
+    def eval(self, session=None):
+        """The current value in `session` (default: the default session)."""
+        return self._variable.eval(session=session)
+
+    def initialized_value(self):
+        with ops.control_dependencies([self._initializer_op]):
+            return self.read_value()
+
+    def is_initialized(self, name=None):
+        """A bool scalar (op IsVariableInitialized)."""
+        from minitf.ops import state_ops
+        return state_ops.is_variable_initialized(self, name=name)
+
+    def _ref_update(self, fn, value, use_locking, name, read_value):
+        t = fn(self._variable, value, use_locking=use_locking, name=name)
+        return t if read_value else t.op
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """op Assign; returns its output (the variable after the assignment) or, with
+        read_value=False, the op."""
+        from minitf.ops import state_ops
+        return self._ref_update(state_ops.assign, value, use_locking, name, read_value)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        """op AssignAdd; returns as assign."""
+        from minitf.ops import state_ops
+        return self._ref_update(state_ops.assign_add, delta, use_locking, name, read_value)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        """op AssignSub; returns as assign."""
+        from minitf.ops import state_ops
+        return self._ref_update(state_ops.assign_sub, delta, use_locking, name, read_value)
+
+    def _scatter(self, fn, sparse_delta, use_locking, name):
+        _check_slices(sparse_delta)
+        return fn(self._variable, sparse_delta.indices, sparse_delta.values,
+                  use_locking=use_locking, name=name)
+
+    def scatter_update(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterUpdate with an IndexedSlices; returns the updated variable (ref)."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_update, sparse_delta, use_locking, name)
+
+    def scatter_add(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterAdd; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_add, sparse_delta, use_locking, name)
+
+    def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterSub; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_sub, sparse_delta, use_locking, name)
+
+    def scatter_mul(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterMul; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_mul, sparse_delta, use_locking, name)
+
+    def scatter_div(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterDiv; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_div, sparse_delta, use_locking, name)
+
+    def scatter_min(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterMin; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_min, sparse_delta, use_locking, name)
+
+    def scatter_max(self, sparse_delta, use_locking=False, name=None):
+        """op ScatterMax; as scatter_update."""
+        from minitf.ops import state_ops
+        return self._scatter(state_ops.scatter_max, sparse_delta, use_locking, name)
+
+    def scatter_nd_update(self, indices, updates, name=None):
+        """op ScatterNdUpdate; returns the updated variable (ref)."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_update(self._variable, indices, updates, name=name)
+
+    def scatter_nd_add(self, indices, updates, name=None):
+        """op ScatterNdAdd."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_add(self._variable, indices, updates, name=name)
+
+    def scatter_nd_sub(self, indices, updates, name=None):
+        """op ScatterNdSub."""
+        from minitf.ops import state_ops
+        return state_ops.scatter_nd_sub(self._variable, indices, updates, name=name)
+
+    def count_up_to(self, limit):
+        """op CountUpTo: the value before incrementing; OutOfRangeError at `limit`."""
+        from minitf.ops import state_ops
+        return state_ops.count_up_to(self._variable, limit=limit)
+
+    def load(self, value, session=None):
+        """Assigns `value` in `session` (runs the initializer with `value` fed)."""
+        if session is None:
+            session = ops.get_default_session()
+        session.run(self._initializer_op, {self._initial_value: value})
+
+    def __repr__(self):
+        return "<tf.Variable '%s' shape=%s dtype=%s>" % (self.name, self.shape, self.dtype.name)
+
+    def _run_op(name):
+        def op(self, *args):
+            return getattr(ops.Tensor, name)(self._snapshot, *args)
+        op.__name__ = name
+        return op
+
+    for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+                  "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__"):
+        locals()[_name] = _run_op(_name)
+    del _name, _run_op
+
+    __array_priority__ = 100
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
+
+
+def _ref_to_tensor(v, dtype=None, name=None, as_ref=False):
+    if dtype is not None and not dtypes.as_dtype(dtype).is_compatible_with(v.dtype):
+        raise ValueError("Incompatible type conversion requested to type '%s' for variable of "
+                         "type '%s'" % (dtypes.as_dtype(dtype).name, v.dtype.name))
+    return v._ref() if as_ref else v.value()
+
+
+ops.register_tensor_conversion_function(RefVariable, _ref_to_tensor)
 
 
 def _var_to_tensor(v, dtype=None, name=None, as_ref=False):
@@ -254,3 +578,100 @@ def global_variables_initializer():
 
 def local_variables_initializer():
     return variables_initializer(local_variables())
+
+
+def model_variables(scope=None):
+    """Variables in GraphKeys.MODEL_VARIABLES (tf.compat.v1.model_variables)."""
+    return ops.get_collection(ops.GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope=None):
+    """Variables in GraphKeys.MOVING_AVERAGE_VARIABLES: the shadow variables
+    ExponentialMovingAverage.apply creates (tf.compat.v1.moving_average_variables)."""
+    return ops.get_collection(ops.GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def initialize_variables(var_list, name="init"):
+    """Deprecated alias of variables_initializer (tf.compat.v1.initialize_variables)."""
+    return variables_initializer(var_list, name=name)
+
+
+def initialize_all_variables():
+    """Deprecated alias of global_variables_initializer (tf.compat.v1.initialize_all_variables)."""
+    return global_variables_initializer()
+
+
+def initialize_local_variables():
+    """Deprecated alias of local_variables_initializer."""
+    return local_variables_initializer()
+
+
+def _default_var_list():
+    var_list = global_variables() + local_variables()
+    if not var_list:  # TensorFlow's fallback for variables outside the collections
+        var_list = [op.outputs[0] for op in ops.get_default_graph().get_operations()
+                    if op.type in ("Variable", "VariableV2", "AutoReloadVariable")]
+    return var_list
+
+
+def assert_variables_initialized(var_list=None):
+    """An op that fails with FailedPreconditionError when one of `var_list` (default: global
+    and local variables) is uninitialized; as TensorFlow, a Pack ("stack") of the Rank of each
+    variable, each colocated with its variable. None when var_list is empty."""
+    from minitf.ops import array_ops
+    if var_list is None:
+        var_list = _default_var_list()
+    if not var_list:
+        return None
+    ranks = []
+    for var in var_list:
+        with ops.colocate_with(var.op), ops.name_scope(None, "Rank", [var]) as scope:
+            with ops.colocate_with(None, ignore_existing=True):
+                value = ops.convert_to_tensor(var)
+            ranks.append(outputs_of(apply_op("Rank", input=value, name=scope)))
+    if len(ranks) == 1:
+        return ranks[0]
+    return array_ops.stack(ranks)
+
+
+def _boolean_mask_1d(tensor, mask, name="boolean_mask"):
+    # TensorFlow's array_ops.boolean_mask for a 1-D tensor and mask, node for node.
+    from minitf.ops import array_ops, indexing_ops
+    with ops.name_scope(name, values=[tensor, mask]):
+        cut = array_ops._slice_helper
+        lead = outputs_of(apply_op("Prod", input=cut(array_ops.shape(tensor), slice(0, 1)),
+                                   reduction_indices=[0], keep_dims=False))
+        head = cut(array_ops.shape(tensor), slice(None, 0))
+        tail = cut(array_ops.shape(tensor), slice(1, None))
+        with ops.name_scope("concat") as concat_scope:
+            values_1 = array_ops.stack([lead], name="values_1")
+            new_shape = outputs_of(apply_op("ConcatV2", values=[head, values_1, tail], axis=0,
+                                            name=concat_scope))
+        tensor = array_ops.reshape(tensor, new_shape)
+        mask = array_ops.reshape(mask, [-1])
+        where = outputs_of(apply_op("Where", input=mask))
+        indices = array_ops.squeeze(where, axis=[1])
+        return indexing_ops.gather(tensor, indices, axis=0)
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor of the op names of the uninitialized variables of `var_list`
+    (default: global and local variables), as tf.compat.v1.report_uninitialized_variables:
+    IsVariableInitialized / VarIsInitializedOp per variable, Pack, LogicalNot and a boolean
+    mask of the names, under `name`, on /device:CPU:0."""
+    import os
+
+    from minitf.ops import array_ops, math_ops, state_ops
+    from minitf.framework import constant_op
+    if var_list is None:
+        var_list = _default_var_list()
+    with ops.name_scope(name):
+        if var_list:
+            init_vars = [state_ops.is_variable_initialized(v) for v in var_list]
+        local_device = os.environ.get("TF_DEVICE_FOR_UNINITIALIZED_VARIABLE_REPORTING", "/cpu:0")
+        with ops.device(local_device):
+            if not var_list:
+                return constant_op.constant([], dtype=dtypes.string)
+            mask = math_ops.logical_not(array_ops.stack(init_vars))
+            names = constant_op.constant([v.op.name for v in var_list])
+            return _boolean_mask_1d(names, mask)

@@ -7,6 +7,7 @@ import os
 from google.protobuf import text_format
 
 from minitf.framework import ops
+from minitf.ops.moving_averages import ExponentialMovingAverage  # noqa: F401
 
 
 def _to_text(graph_def):
