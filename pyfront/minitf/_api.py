@@ -81,7 +81,7 @@ from minitf.framework.sparse_tensor import (  # noqa: F401,E402
 from minitf.ops.sparse_ops import (  # noqa: F401,E402
     sparse_add, sparse_placeholder, sparse_reorder, sparse_tensor_dense_matmul,
     sparse_tensor_to_dense)
-from minitf import train  # noqa: F401,E402
+from minitf import test, train  # noqa: F401,E402
 from minitf import initializers  # noqa: F401,E402
 from minitf.ops.init_ops import (  # noqa: F401,E402
     constant_initializer, glorot_normal_initializer, glorot_uniform_initializer,
