@@ -234,7 +234,13 @@ def _set_grad(grads, t, grad):
 
 
 def _default_grad_ys(grad_ys, ys, colocate):
+    """The initial gradients: ones of y's shape (named grad_ys_<i>) where none is given,
+    else the given one through an Identity of that name, type-checked as TensorFlow."""
     from minitf.ops import array_ops
+    if len(grad_ys) != len(ys):
+        raise ValueError("Length mismatch. Passed %d grad_ys for %d ys" % (len(grad_ys), len(ys)))
+    grad_ys = [None if g is None else convert_to_tensor_or_indexed_slices(
+        g, name="grad_y_%d" % i) for i, g in enumerate(grad_ys)]
     out = []
     for i, (y, grad_y) in enumerate(zip(ys, grad_ys)):
         with _maybe_colocate_with(y.op, colocate):
@@ -245,22 +251,39 @@ def _default_grad_ys(grad_ys, ys, colocate):
                 out.append(array_ops.ones(array_ops.shape(y), dtype=y.dtype,
                                           name="grad_ys_%d" % i))
                 continue
+            _check_grad_y(y, grad_y)
             if isinstance(grad_y, IndexedSlices):
-                out.append(grad_y)
-                continue
-            grad_y = ops.convert_to_tensor(grad_y, name="grad_y")
-            if y.dtype.is_floating and not grad_y.dtype.is_floating:
-                raise TypeError("Gradient type %s generated for real or integer tensor %s with "
-                                "type %s must be real" % (grad_y.dtype.name, y, y.dtype.name))
-            if y.dtype.is_integer and not grad_y.dtype.is_integer:
-                raise TypeError("Gradient type %s generated for real or integer tensor %s with "
-                                "type %s must be real or integer" %
-                                (grad_y.dtype.name, y, y.dtype.name))
-            if y.dtype.is_complex and not grad_y.dtype.is_complex:
-                raise TypeError("Gradient type %s generated for complex tensor %s with type %s "
-                                "must be real" % (grad_y.dtype.name, y, y.dtype.name))
-            out.append(grad_y)
+                out.append(IndexedSlices(
+                    array_ops.identity(grad_y.values, name="grad_ys_%d_values" % i),
+                    array_ops.identity(grad_y.indices, name="grad_ys_%d_indices" % i),
+                    None if grad_y.dense_shape is None else
+                    array_ops.identity(grad_y.dense_shape, name="grad_ys_%d_shape" % i)))
+            else:
+                out.append(array_ops.identity(grad_y, name="grad_ys_%d" % i))
     return out
+
+
+def _check_grad_y(y, grad_y):
+    yd, gd = y.dtype.base_dtype, grad_y.dtype.base_dtype
+    if yd.is_floating or yd.is_integer:
+        if not gd.is_floating and not gd.is_integer:
+            raise TypeError("Gradient type %s generated for real or integer-valued tensor %s "
+                            "with type %s must be real or integer" % (gd.name, y, yd.name))
+    elif yd.is_complex:
+        if not gd.is_complex:
+            raise TypeError("Gradient type %s generated for complex-valued tensor %s with type "
+                            "%s must be real" % (gd.name, y, yd.name))
+    elif yd == dtypes.variant:
+        if gd != dtypes.variant:
+            raise TypeError("Gradient type %s generated for variant tensor %s with type %s "
+                            "must be variant" % (gd.name, y, yd.name))
+    elif yd == dtypes.resource:
+        if gd == dtypes.resource:
+            raise TypeError("Input gradient %s for resource tensor %s should not be a resource"
+                            % (grad_y, y))
+    else:
+        raise TypeError("Tensor %s with type %s must be numeric to obtain a default gradient"
+                        % (y, yd.name))
 
 
 class _maybe_colocate_with:

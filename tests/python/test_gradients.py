@@ -1,0 +1,109 @@
+"""tf.gradients semantics and the backward graph it builds, against TensorFlow 2.21: the
+programs of gradient_cases.py replayed on minitf, compared with
+tests/fixtures/gradient_expected.json (written by tools/gen_gradient_expected.py under real
+TensorFlow): gradient values, None where TensorFlow gives None, and the exact node names, op
+types and inputs of the backward graph."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import minitf as tf
+import gradient_cases
+
+FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
+                       "gradient_expected.json")
+with open(FIXTURE) as f:
+    EXPECTED = json.load(f)
+
+gradient_cases.register_python_gradients(tf)
+
+
+def _compare_values(got, want):
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        if w is None:
+            assert g is None, "gradient %d: TensorFlow gives None" % i
+            continue
+        assert g is not None, "gradient %d: TensorFlow gives %s" % (i, w)
+        assert g[0] == w[0], "gradient %d dtype %s, TensorFlow %s" % (i, g[0], w[0])
+        np.testing.assert_allclose(np.array(g[1]), np.array(w[1]), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", gradient_cases.CASES, ids=lambda c: c.__name__)
+def test_gradient_program(case):
+    got = case(tf)
+    want = EXPECTED[case.__name__]
+    assert sorted(got) == sorted(want)
+    for key in want:
+        if key == "values":
+            _compare_values(got[key], want[key])
+        else:
+            assert got[key] == want[key], key
+
+
+def test_lookup_error_names_the_op():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        with g.gradient_override_map({"Identity": "NoSuchGradientForTest"}):
+            z = tf.identity(x, name="ident")
+        with pytest.raises(LookupError, match=r"No gradient defined for operation'ident' "
+                                              r"\(op type: Identity\)"):
+            tf.gradients(z, x)
+
+
+def test_register_twice_is_a_key_error():
+    tf.RegisterGradient("TwiceForTest")(lambda op, g: g)
+    with pytest.raises(KeyError, match="Registering two gradient with name 'TwiceForTest'"):
+        tf.RegisterGradient("TwiceForTest")(lambda op, g: g)
+
+
+def test_not_differentiable_gives_none():
+    tf.NotDifferentiable("NotDiffForTest")
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        with g.gradient_override_map({"Identity": "NotDiffForTest"}):
+            y = tf.identity(x)
+        assert tf.gradients(y, x) == [None]
+
+
+def test_indexed_slices_densify_and_pass_through_identity():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [4, 2], name="x")
+        y = tf.identity(x)
+        values = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+        indices = tf.constant([3, 1])
+        slices = tf.IndexedSlices(values, indices, tf.constant([4, 2]))
+        (dx,) = tf.gradients(y, x, grad_ys=slices)
+        assert isinstance(dx, tf.IndexedSlices)
+        assert dx.indices.name == "gradients/grad_ys_0_indices:0"
+        with tf.Session() as sess:
+            v, i = sess.run([dx.values, dx.indices])
+    np.testing.assert_array_equal(v, [[1.0, 2.0], [3.0, 4.0]])
+    np.testing.assert_array_equal(i, [3, 1])
+
+
+def test_compute_gradient_error_float64():
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float64, [2, 3])
+        w = tf.constant(np.arange(6.0).reshape(3, 2))
+        y = tf.matmul(x * x - x, w)
+        with tf.Session():
+            theory, numeric = tf.test.compute_gradient(
+                x, [2, 3], y, [2, 2], x_init_value=np.arange(6.0).reshape(2, 3) / 7)
+            err = tf.test.compute_gradient_error(x, [2, 3], y, [2, 2])
+    # d y[i, k] / d x[i, j] = (2 x[i, j] - 1) w[j, k]
+    xv = np.arange(6.0).reshape(2, 3) / 7
+    want = np.zeros((6, 4))
+    for i in range(2):
+        for j in range(3):
+            for k in range(2):
+                want[i * 3 + j, i * 2 + k] = (2 * xv[i, j] - 1) * (j * 2 + k)
+    np.testing.assert_allclose(theory, want, rtol=1e-12)
+    np.testing.assert_allclose(numeric, want, rtol=1e-6, atol=1e-8)
+    assert err < 1e-6
