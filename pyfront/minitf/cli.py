@@ -1,7 +1,9 @@
 """Command line: ``python -m minitf {demo,run,inspect}``.
 
-* ``demo`` runs the seed programs, then the embedded frozen MLP on its 397 test digits, printing
-    accuracy and the largest absolute difference from TensorFlow's logits.
+* ``demo [--no-train] [--steps N]`` runs the seed programs, then the embedded frozen MLP on its
+    397 test digits, printing accuracy and the largest absolute difference from TensorFlow's
+    logits, then trains the digits MLP and a small CNN from scratch (tqdm progress bar), prints
+    their test accuracy, freezes the MLP and writes its loss curve to build/demo_logs.
 * ``run [GRAPH.pb] --feed NAME=FILE.npy ... --fetch NAME ...`` runs any binary GraphDef (default:
     the embedded MLP, fed its test digits).
 * ``inspect GRAPH.pb`` lists a GraphDef's ops, its placeholders with dtypes and shapes, and the
@@ -71,8 +73,9 @@ def _seed_programs(tf, out):
             print(sess.run(res), file=out)
 
 
-def demo(out=None):
-    """Runs the seed programs and the embedded digits MLP; returns a dict of results."""
+def demo(out=None, train=True, steps=600, logdir=None):
+    """Runs the seed programs and the embedded digits MLP, then (train=True) trains the digits
+    MLP and CNN from scratch (minitf/training_demo.py); returns a dict of results."""
     out = out or sys.stdout
     tf = _tf()
     print("== seed programs", file=out)
@@ -96,7 +99,13 @@ def demo(out=None):
         "predictions identical to TensorFlow's: %s" % bool(np.all(pred == io["fetch:pred:0"])),
         file=out,
     )
-    return {"accuracy": accuracy, "tf_accuracy": tf_accuracy, "max_diff": max_diff}
+    result = {"accuracy": accuracy, "tf_accuracy": tf_accuracy, "max_diff": max_diff}
+    if train:
+        from minitf import training_demo
+        print("== training from scratch with minitf (scikit-learn's digits, batch %d, Adam)"
+              % training_demo.BATCH, file=out)
+        result["trained"] = training_demo.demo(out, steps=steps, logdir=logdir)
+    return result
 
 
 def _parse_feed(spec):
@@ -179,7 +188,10 @@ def draw(graph_path, dot_path=None, png_path=None):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m minitf", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("demo", help="seed programs and the embedded digits MLP")
+    p_demo = sub.add_parser("demo", help="seed programs, the embedded digits MLP, and training "
+                                          "the digits MLP and CNN from scratch")
+    p_demo.add_argument("--no-train", action="store_true", help="skip the training part")
+    p_demo.add_argument("--steps", type=int, default=600, help="training steps per model")
     p_run = sub.add_parser("run", help="run a GraphDef")
     p_run.add_argument("graph", nargs="?", help="binary GraphDef (default: embedded MLP)")
     p_run.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy")
@@ -206,8 +218,11 @@ def main(argv=None):
 
 def _dispatch(args):
     if args.cmd == "demo":
-        result = demo()
+        result = demo(train=not args.no_train, steps=args.steps,
+                      logdir=os.path.join("build", "demo_logs"))
         ok = result["max_diff"] <= 1e-5 and result["accuracy"] == result["tf_accuracy"]
+        if "trained" in result:
+            ok = ok and result["trained"]["MLP"] >= 0.97
         return 0 if ok else 1
     if args.cmd == "inspect":
         inspect(args.graph)

@@ -20,7 +20,7 @@ def _io():
 
 
 def test_demo_prints_seed_results_and_matches_tensorflow(capsys):
-    result = cli.demo()
+    result = cli.demo(train=False)
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[1:4] == [
@@ -37,7 +37,7 @@ def test_demo_prints_seed_results_and_matches_tensorflow(capsys):
 
 
 def test_demo_module_entry_point_exit_code():
-    proc = subprocess.run([sys.executable, "-m", "minitf", "demo"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "minitf", "demo", "--no-train"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "predictions identical to TensorFlow's: True" in proc.stdout
 
