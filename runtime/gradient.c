@@ -784,3 +784,21 @@ done:
   free(w.between);
   free(w.scope);
 }
+
+const TF_Tensor* mt_g_const_value(TF_Output o) {
+  if (!o.oper || strcmp(o.oper->op_type, "Const") != 0) return NULL;
+  const mt_attr_value* v = mt_op_attr(o.oper, "value");
+  return v && v->kind == MT_ATTR_TENSOR && !v->is_list ? v->v.tensor : NULL;
+}
+
+int mt_g_is_zeros(TF_Output o) {
+  if (!o.oper) return 1;
+  if (strcmp(o.oper->op_type, "ZerosLike") == 0) return 1;
+  const TF_Tensor* t = mt_g_const_value(o);
+  if (!t) return 0;
+  const unsigned char* p = mt_tensor_data(t);
+  size_t n = t->buf ? t->buf->len : 0;
+  for (size_t i = 0; i < n; i++)
+    if (p[i]) return 0;
+  return 1;
+}

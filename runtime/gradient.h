@@ -170,3 +170,9 @@ int mt_add_op_gradient(TF_Graph* g, TF_Operation* op, const char* grad_type, con
 /* 1 for dtypes gradients flow through (floating, complex, resource,
  * variant), as TensorFlow's backprop_util.IsTrainable. */
 int mt_dtype_trainable(TF_DataType t);
+
+/* The value of a Const output (not owned), or NULL when o is not a Const. */
+const TF_Tensor* mt_g_const_value(TF_Output o);
+/* 1 when o is known to be all zeros (a ZerosLike, or a Const of zeros): TensorFlow's
+ * _is_zeros_tensor, which gradients use to skip terms. */
+int mt_g_is_zeros(TF_Output o);

@@ -25,7 +25,9 @@
   X(control_flow) /* NoOp */                                                       \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
-  X(gradient)     /* BroadcastGradientArgs */
+  X(gradient)     /* BroadcastGradientArgs */                                 \
+  X(training)     /* ResourceApply<Optimizer> */                             \
+  X(backprop)     /* ReluGrad, BiasAddGrad, Conv2DBackpropFilter, MaxPoolGrad */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)

@@ -50,3 +50,10 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
         f.write(data)
     os.replace(tmp, path)
     return path
+
+# --- optimizers and the global step ---
+from minitf.training.optimizer import (  # noqa: F401,E402
+    AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer,
+    RMSPropOptimizer)
+from minitf.training.training_util import (  # noqa: F401,E402
+    create_global_step, get_global_step, get_or_create_global_step, global_step)
