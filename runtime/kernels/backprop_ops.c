@@ -7,6 +7,7 @@
 #include "runtime/kernel.h"
 #include "runtime/kernels/window_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,38 +54,112 @@ static void relu_grad_kernel(mt_kernel_ctx* ctx) {
 
 static void relu_grad_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[0]; }
 
-/* ---- BiasAddGrad: the sum of out_backprop over all but the channel dim ---- */
-static void bias_add_grad_kernel(mt_kernel_ctx* ctx) {
-  const TF_Tensor* g = ctx->inputs[0];
-  if (!float_or_double(ctx, g->dtype) || !nhwc(ctx)) return;
-  if (g->ndims < 2) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Input tensor must be at least 2D: %s",
-                   "[]");
+/* ---- elementwise gradient kernels: out[i] = f(a[i], b[i]) for a pair of same-shaped
+ * inputs (TensorFlow's argument order: (y, dy) for the math ones, (gradients, features or
+ * outputs) for the activations) ---- */
+
+#define SELU_SCALE 1.0507009873554804934193349852946
+#define SELU_ALPHA 1.6732632423543772848170429916717
+
+typedef double (*pair_fn)(double a, double b, double attr);
+
+static double sigmoid_g(double y, double dy, double u) { return dy * y * (1 - y); }
+static double tanh_g(double y, double dy, double u) { return dy * (1 - y * y); }
+static double sqrt_g(double y, double dy, double u) { return dy * 0.5 / y; }
+static double rsqrt_g(double y, double dy, double u) { return dy * -0.5 * y * y * y; }
+static double reciprocal_g(double y, double dy, double u) { return -dy * y * y; }
+static double relu6_g(double g, double f, double u) { return f > 0 && f < 6 ? g : 0; }
+static double leaky_g(double g, double f, double alpha) { return f > 0 ? g : g * alpha; }
+static double elu_g(double g, double y, double u) { return y < 0 ? g * (y + 1) : g; }
+static double selu_g(double g, double y, double u) {
+  return y < 0 ? g * (y + SELU_SCALE * SELU_ALPHA) : g * SELU_SCALE;
+}
+static double softplus_g(double g, double f, double u) { return g / (1 + exp(-f)); }
+static double softsign_g(double g, double f, double u) { return g / ((1 + fabs(f)) * (1 + fabs(f))); }
+
+static void pair_kernel(mt_kernel_ctx* ctx, pair_fn f, double attr) {
+  const TF_Tensor *a = ctx->inputs[0], *b = ctx->inputs[1];
+  if (!float_or_double(ctx, a->dtype)) return;
+  if (!same_dims(a, b)) {
+    char x[256], y[256];
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Inputs to operation %s of type %s must have the same size and shape.  "
+                   "Input 0: %s != input 1: %s", ctx->op->name, ctx->op->op_type,
+                   mt_dims_str(a->dims, a->ndims, x, sizeof x),
+                   mt_dims_str(b->dims, b->ndims, y, sizeof y));
     return;
   }
-  const int64_t c = g->dims[g->ndims - 1];
-  const int64_t rows = c ? mt_tensor_nelems(g) / c : 0;
+  TF_Tensor* out = mt_ctx_forward(ctx, 1, 0, a->dtype, a->dims, a->ndims);
+  if (!out) return;
+  const int64_t n = mt_tensor_nelems(a);
+  if (a->dtype == TF_FLOAT) {
+    const float *ap = mt_tensor_data(a), *bp = mt_tensor_data(b);
+    float* o = mt_tensor_data(out);
+    for (int64_t i = 0; i < n; i++) o[i] = (float)f(ap[i], bp[i], attr);
+  } else {
+    const double *ap = mt_tensor_data(a), *bp = mt_tensor_data(b);
+    double* o = mt_tensor_data(out);
+    for (int64_t i = 0; i < n; i++) o[i] = f(ap[i], bp[i], attr);
+  }
+}
+
+#define PAIR_KERNEL(name, fn)                                                      \
+  static void name##_kernel(mt_kernel_ctx* ctx) { pair_kernel(ctx, fn, 0); }
+PAIR_KERNEL(sigmoid_grad, sigmoid_g)
+PAIR_KERNEL(tanh_grad, tanh_g)
+PAIR_KERNEL(sqrt_grad, sqrt_g)
+PAIR_KERNEL(rsqrt_grad, rsqrt_g)
+PAIR_KERNEL(reciprocal_grad, reciprocal_g)
+PAIR_KERNEL(relu6_grad, relu6_g)
+PAIR_KERNEL(elu_grad, elu_g)
+PAIR_KERNEL(selu_grad, selu_g)
+PAIR_KERNEL(softplus_grad, softplus_g)
+PAIR_KERNEL(softsign_grad, softsign_g)
+static void leaky_relu_grad_kernel(mt_kernel_ctx* ctx) {
+  pair_kernel(ctx, leaky_g, mt_op_attr_float(ctx->op, "alpha", 0.2f));
+}
+
+/* ---- BiasAddGrad: the sum of out_backprop over all but the channel dim ---- */
+/* Element (outer, channel, inner) layout: NHWC has inner = 1, NCHW outer = N. */
+static void bias_add_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* g = ctx->inputs[0];
+  if (!float_or_double(ctx, g->dtype)) return;
+  if (g->ndims < 2) {
+    char b[256];
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Input tensor must be at least 2D: %s",
+                   mt_dims_str(g->dims, g->ndims, b, sizeof b));
+    return;
+  }
+  const int nchw = mt_is_nchw(ctx->op);
+  const int cdim = nchw ? 1 : g->ndims - 1;
+  const int64_t c = g->dims[cdim];
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < cdim; d++) outer *= g->dims[d];
+  for (int d = cdim + 1; d < g->ndims; d++) inner *= g->dims[d];
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, g->dtype, &c, 1);
   if (!out) return;
-  if (g->dtype == TF_FLOAT) {
-    double* acc = calloc((size_t)(c ? c : 1), sizeof(double));
-    if (!acc) {
-      mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "out of memory in BiasAddGrad");
-      return;
-    }
-    const float* gp = mt_tensor_data(g);
-    for (int64_t r = 0; r < rows; r++)
-      for (int64_t k = 0; k < c; k++) acc[k] += gp[r * c + k];
-    float* o = mt_tensor_data(out);
-    for (int64_t k = 0; k < c; k++) o[k] = (float)acc[k];
-    free(acc);
-  } else {
-    const double* gp = mt_tensor_data(g);
-    double* o = mt_tensor_data(out);
-    memset(o, 0, sizeof(double) * (size_t)c);
-    for (int64_t r = 0; r < rows; r++)
-      for (int64_t k = 0; k < c; k++) o[k] += gp[r * c + k];
+  double* acc = calloc((size_t)(c ? c : 1), sizeof(double));
+  if (!acc) {
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "out of memory in BiasAddGrad");
+    return;
   }
+  const int dbl = g->dtype == TF_DOUBLE;
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t k = 0; k < c; k++) {
+      const int64_t base = (o * c + k) * inner;
+      double sum = 0;
+      for (int64_t i = 0; i < inner; i++)
+        sum += dbl ? ((const double*)mt_tensor_data(g))[base + i]
+                   : ((const float*)mt_tensor_data(g))[base + i];
+      acc[k] += sum;
+    }
+  for (int64_t k = 0; k < c; k++) {
+    if (dbl)
+      ((double*)mt_tensor_data(out))[k] = acc[k];
+    else
+      ((float*)mt_tensor_data(out))[k] = (float)acc[k];
+  }
+  free(acc);
 }
 
 static void bias_add_grad_shape(mt_shape_ctx* ctx) {
@@ -296,7 +371,28 @@ static void same_as_input0(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[0]; }
   " padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = [];"      \
   " data_format: {'NHWC', 'NCHW'} = 'NHWC'; dilations: list(int) = [1, 1, 1, 1]"
 
+#define MATH_GRAD(NAME, KERNEL)                                                          \
+  {.name = NAME, .inputs = "y: T, dy: T", .outputs = "z: T",                              \
+   .attrs = "T: {bfloat16, half, float, double, complex64, complex128}",                  \
+   .shape = relu_grad_shape, .kernel = KERNEL}
+#define ACT_GRAD(NAME, SECOND, TYPES, KERNEL)                                             \
+  {.name = NAME, .inputs = "gradients: T, " SECOND ": T", .outputs = "backprops: T",      \
+   .attrs = TYPES, .shape = relu_grad_shape, .kernel = KERNEL}
+#define HALF_FLOATS "T: {half, bfloat16, float, double}"
+
 static const mt_op_spec backprop_specs[] = {
+    MATH_GRAD("SigmoidGrad", sigmoid_grad_kernel),
+    MATH_GRAD("TanhGrad", tanh_grad_kernel),
+    MATH_GRAD("SqrtGrad", sqrt_grad_kernel),
+    MATH_GRAD("RsqrtGrad", rsqrt_grad_kernel),
+    MATH_GRAD("ReciprocalGrad", reciprocal_grad_kernel),
+    ACT_GRAD("Relu6Grad", "features", "T: realnumbertype", relu6_grad_kernel),
+    ACT_GRAD("LeakyReluGrad", "features", "alpha: float = 0.2; " HALF_FLOATS " = DT_FLOAT",
+             leaky_relu_grad_kernel),
+    ACT_GRAD("EluGrad", "outputs", HALF_FLOATS, elu_grad_kernel),
+    ACT_GRAD("SeluGrad", "outputs", HALF_FLOATS, selu_grad_kernel),
+    ACT_GRAD("SoftplusGrad", "features", HALF_FLOATS, softplus_grad_kernel),
+    ACT_GRAD("SoftsignGrad", "features", HALF_FLOATS, softsign_grad_kernel),
     {.name = "ReluGrad", .inputs = "gradients: T, features: T", .outputs = "backprops: T",
      .attrs = "T: realnumbertype", .shape = relu_grad_shape, .kernel = relu_grad_kernel},
     {.name = "BiasAddGrad", .inputs = "out_backprop: T", .outputs = "output: T",

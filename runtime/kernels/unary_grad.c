@@ -1,0 +1,120 @@
+/* Gradients of the elementwise unary ops (runtime/gradient.h), as TensorFlow 2.21's
+ * math_grad.py: the ones with a gradient kernel use it ((y, dy) argument order), the others
+ * are a product with the derivative; Floor, Ceil, Round, Rint and Sign have none. */
+#include "runtime/gradient.h"
+#include "runtime/kernels/all_ops.h"
+
+#include <string.h>
+
+/* kernel(y, dy) with y the op's output (TensorFlow's SigmoidGrad, TanhGrad, ...). */
+static void output_kernel_grad(mt_grad_ctx* g, const char* kernel) {
+  g->dx[0] = mt_g_binary(g, kernel, mt_g_y(g, 0), g->dy[0]);
+}
+static void sigmoid_grad(mt_grad_ctx* g) { output_kernel_grad(g, "SigmoidGrad"); }
+static void tanh_grad(mt_grad_ctx* g) { output_kernel_grad(g, "TanhGrad"); }
+static void sqrt_grad(mt_grad_ctx* g) { output_kernel_grad(g, "SqrtGrad"); }
+static void rsqrt_grad(mt_grad_ctx* g) { output_kernel_grad(g, "RsqrtGrad"); }
+static void reciprocal_grad(mt_grad_ctx* g) { output_kernel_grad(g, "ReciprocalGrad"); }
+
+static TF_Output mul(mt_grad_ctx* g, TF_Output a, TF_Output b) {
+  mt_gnode n = mt_g_begin(g, "Mul", "mul");
+  mt_g_in(&n, a);
+  mt_g_in(&n, b);
+  return mt_g_end0(&n);
+}
+
+/* grad * f(x) where f is one op applied to x (or to y), run after grad as TensorFlow does. */
+static TF_Output after_grad(mt_grad_ctx* g, const char* op_type, TF_Output x) {
+  mt_gnode n = mt_g_begin(g, op_type, NULL);
+  mt_g_in(&n, x);
+  mt_g_control(&n, g->dy[0].oper);
+  return mt_g_end0(&n);
+}
+
+static void abs_grad(mt_grad_ctx* g) {
+  g->dx[0] = mul(g, g->dy[0], mt_g_unary(g, "Sign", mt_g_x(g, 0)));
+}
+
+static void exp_grad(mt_grad_ctx* g) { g->dx[0] = mul(g, g->dy[0], mt_g_y(g, 0)); }
+
+static void log_grad(mt_grad_ctx* g) {
+  g->dx[0] = mul(g, g->dy[0], after_grad(g, "Reciprocal", mt_g_x(g, 0)));
+}
+
+/* d/dx log1p(x) = 1 / (1 + x) */
+static void log1p_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0);
+  TF_Output one = mt_g_scalar_like(g, x, 1.0, "add/x");
+  mt_gnode a = mt_g_begin(g, "AddV2", "add");
+  mt_g_in(&a, one);
+  mt_g_in(&a, x);
+  TF_Output sum = mt_g_end0(&a);
+  g->dx[0] = mul(g, g->dy[0], mt_g_unary(g, "Reciprocal", sum));
+}
+
+static void expm1_grad(mt_grad_ctx* g) {
+  g->dx[0] = mul(g, g->dy[0], after_grad(g, "Exp", mt_g_x(g, 0)));
+}
+
+/* d/dx x^2 = 2x */
+static void square_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0);
+  double two = 2.0;
+  TF_Output k = mt_g_const(g, mt_g_dtype(x), NULL, 0, &two, "Const");
+  mt_gnode m = mt_g_begin(g, "Mul", NULL);
+  mt_g_in(&m, x);
+  mt_g_in(&m, k);
+  TF_Output twice = mt_g_end0(&m);
+  mt_gnode o = mt_g_begin(g, "Mul", NULL);
+  mt_g_in(&o, g->dy[0]);
+  mt_g_in(&o, twice);
+  g->dx[0] = mt_g_end0(&o);
+}
+
+static void sin_grad(mt_grad_ctx* g) {
+  g->dx[0] = mul(g, g->dy[0], after_grad(g, "Cos", mt_g_x(g, 0)));
+}
+
+static void cos_grad(mt_grad_ctx* g) {
+  TF_Output s = after_grad(g, "Sin", mt_g_x(g, 0));
+  g->dx[0] = mt_g_unary(g, "Neg", mul(g, g->dy[0], s));
+}
+
+/* tan' = sec^2 */
+static void tan_grad(mt_grad_ctx* g) {
+  TF_Output sec = mt_g_unary(g, "Reciprocal", after_grad(g, "Cos", mt_g_x(g, 0)));
+  g->dx[0] = mul(g, g->dy[0], mt_g_unary(g, "Square", sec));
+}
+
+/* erf' = 2 / sqrt(pi) exp(-x^2) */
+static void erf_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0);
+  TF_Output k = mt_g_scalar_like(g, x, 1.1283791670955126, "Const");
+  TF_Output e = mt_g_unary(g, "Exp", mt_g_unary(g, "Neg", mt_g_unary(g, "Square", x)));
+  g->dx[0] = mul(g, mul(g, g->dy[0], k), e);
+}
+
+/* Sign's gradient is zero (not None), as TensorFlow's _SignGrad. */
+static void sign_grad(mt_grad_ctx* g) {
+  mt_gnode n = mt_g_begin(g, "ZerosLike", "zeros_like");
+  mt_g_in(&n, mt_g_x(g, 0));
+  g->dx[0] = mt_g_end0(&n);
+}
+
+static const mt_grad_spec unary_grads[] = {
+    {"Tan", tan_grad},         {"Erf", erf_grad},
+    {"Sigmoid", sigmoid_grad}, {"Tanh", tanh_grad},
+    {"Sqrt", sqrt_grad},       {"Rsqrt", rsqrt_grad},
+    {"Reciprocal", reciprocal_grad},
+    {"Inv", reciprocal_grad},  {"Abs", abs_grad},
+    {"Exp", exp_grad},         {"Log", log_grad},
+    {"Log1p", log1p_grad},     {"Expm1", expm1_grad},
+    {"Square", square_grad},   {"Sin", sin_grad},
+    {"Cos", cos_grad},         {"Floor", NULL},
+    {"Ceil", NULL},            {"Round", NULL},
+    {"Rint", NULL},            {"Sign", sign_grad},
+};
+
+void mt_register_unary_grads(void) {
+  mt_register_gradients(unary_grads, (int)(sizeof unary_grads / sizeof unary_grads[0]));
+}
