@@ -113,6 +113,8 @@ from minitf.ops.control_flow_ops import tuple_ as tuple  # noqa: F401,E402,A004
 from minitf.ops.gradients_impl import (  # noqa: F401,E402
     AggregationMethod, NoGradient, NotDifferentiable, RegisterGradient, UnconnectedGradients,
     custom_gradient, gradients, hessians, no_gradient)
+from minitf.ops.clip_ops import (  # noqa: F401,E402
+    clip_by_average_norm, clip_by_global_norm, clip_by_norm, global_norm)
 
 __version__ = "2.21.0-minitf"
 

@@ -24,6 +24,8 @@ def _seeds(seed):
 def _shape_tensor(shape):
     """A shape as an int32/int64 tensor named "shape" (TensorFlow's shape_util.shape_tensor)."""
     dtype = None
+    if hasattr(shape, "as_list") and not isinstance(shape, ops.Tensor):  # a TensorShape
+        shape = shape.as_list()
     if isinstance(shape, (tuple, list)):
         if not shape:
             dtype = dtypes.int32

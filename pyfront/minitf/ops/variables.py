@@ -45,6 +45,9 @@ class ResourceVariable:
                  synchronization=None, aggregation=None, shape=None):
         if initial_value is None:
             raise ValueError("The `initial_value` arg (None) must be specified.")
+        if constraint is not None and not callable(constraint):
+            raise ValueError("The `constraint` argument must be a callable.")
+        self._constraint = constraint
         if trainable is None:
             trainable = True
         init_from_fn = callable(initial_value)
@@ -99,6 +102,11 @@ class ResourceVariable:
     @property
     def name(self):
         return self._name
+
+    @property
+    def constraint(self):
+        """The projection applied after each optimizer update, or None."""
+        return self._constraint
 
     @property
     def handle(self):

@@ -52,8 +52,21 @@ def write_graph(graph_or_graph_def, logdir, name, as_text=True):
     return path
 
 # --- optimizers and the global step ---
-from minitf.training.optimizer import (  # noqa: F401,E402
-    AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer, Optimizer,
-    RMSPropOptimizer)
+from minitf.training.optimizer import Optimizer  # noqa: F401,E402
+from minitf.training.adadelta import AdadeltaOptimizer  # noqa: F401,E402
+from minitf.training.adagrad import AdagradOptimizer  # noqa: F401,E402
+from minitf.training.adagrad_da import AdagradDAOptimizer  # noqa: F401,E402
+from minitf.training.adam import AdamOptimizer  # noqa: F401,E402
+from minitf.training.ftrl import FtrlOptimizer  # noqa: F401,E402
+from minitf.training.gradient_descent import GradientDescentOptimizer  # noqa: F401,E402
+from minitf.training.momentum import MomentumOptimizer  # noqa: F401,E402
+from minitf.training.proximal_adagrad import ProximalAdagradOptimizer  # noqa: F401,E402
+from minitf.training.proximal_gradient_descent import (  # noqa: F401,E402
+    ProximalGradientDescentOptimizer)
+from minitf.training.rmsprop import RMSPropOptimizer  # noqa: F401,E402
+from minitf.training.learning_rate_decay import (  # noqa: F401,E402
+    cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
+    linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant,
+    polynomial_decay)
 from minitf.training.training_util import (  # noqa: F401,E402
     create_global_step, get_global_step, get_or_create_global_step, global_step)
