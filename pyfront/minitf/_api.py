@@ -70,6 +70,9 @@ from minitf.ops.indexing_ops import (  # noqa: F401,E402
     batch_to_space_nd, depth_to_space, gather, gather_nd, one_hot, pad, scatter_nd, slice,
     space_to_batch_nd, space_to_depth, where)
 
+# --- segment reductions ---
+from minitf.ops.math_ops import unsorted_segment_sum  # noqa: F401,E402
+
 # --- random ---
 from minitf.ops.random_ops import multinomial, random_normal, random_shuffle  # noqa: F401,E402
 from minitf.ops.random_ops import random_uniform, truncated_normal  # noqa: F401,E402

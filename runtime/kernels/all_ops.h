@@ -15,6 +15,7 @@
   X(math)         /* elementwise binary ops, Cast, AddN, Select, MatMul */         \
   X(unary)        /* elementwise unary ops */                                      \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
+  X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \
   X(nn)           /* BiasAdd, activations, Softmax, batch norm, losses, TopK */    \
   X(conv)         /* Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput */         \

@@ -1,6 +1,7 @@
 /* Array ops: constants, placeholders, identities, shapes, reshaping,
  * concatenation and splitting, tiling and broadcasting, transposition,
- * reversal, ranges, fills, numeric checks, assertions and Unique.
+ * reversal, ranges, fills, numeric checks, assertions and Unique, and the
+ * InvertPermutation/ConcatOffset helpers of the Transpose/ConcatV2 gradients.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). Most of these ops only move elements:
  * kernels work on element size (strings through TF_TString copies), so
@@ -962,6 +963,137 @@ static void transpose_kernel(mt_kernel_ctx* ctx) {
   gather_plan p;
   gather_init(&p, in->dtype, mt_tensor_data(in), mt_tensor_data(out), nd, odims, ostr, 0);
   gather_run(ctx, &p);
+}
+
+/* ======================================================================
+ * InvertPermutation, ConcatOffset (helpers of the Transpose and ConcatV2
+ * gradients)
+ * ====================================================================== */
+
+static void invert_permutation_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 0, 1)) return;
+  ctx->out[0] = ctx->in[0];
+}
+
+static void invert_permutation_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* in = ctx->inputs[0];
+  if (in->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "invert_permutation expects a 1D vector.");
+    return;
+  }
+  const int64_t n = in->dims[0];
+  if (n > INT32_MAX) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "permutation of nonnegative int32s must have <= int32 max elements");
+    return;
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, in->dtype, in->dims, 1);
+  if (!out) return;
+  const int wide = in->dtype == TF_INT64;
+  const void* src = mt_tensor_data(in);
+  void* dst = mt_tensor_data(out);
+  for (int64_t i = 0; i < n; i++) {
+    if (wide) ((int64_t*)dst)[i] = -1;
+    else ((int32_t*)dst)[i] = -1;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    const int64_t d = wide ? ((const int64_t*)src)[i] : ((const int32_t*)src)[i];
+    if (d < 0 || d >= n) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%lld is not between 0 and %lld",
+                     (long long)d, (long long)n);
+      return;
+    }
+    const int64_t seen = wide ? ((int64_t*)dst)[d] : ((int32_t*)dst)[d];
+    if (seen != -1) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%lld is duplicated in the input.",
+                     (long long)d);
+      return;
+    }
+    if (wide) ((int64_t*)dst)[d] = i;
+    else ((int32_t*)dst)[d] = (int32_t)i;
+  }
+}
+
+/* A shape vector as TensorFlow prints tensor values: "[3 5]". */
+static const char* np_shape_str(const int64_t* v, int n, char* buf, size_t cap) {
+  size_t at = 0;
+  at += (size_t)snprintf(buf, cap, "[");
+  for (int i = 0; i < n && at < cap; i++)
+    at += (size_t)snprintf(buf + at, cap - at, i ? " %lld" : "%lld", (long long)v[i]);
+  if (at < cap) snprintf(buf + at, cap - at, "]");
+  return buf;
+}
+
+/* Output i is input i + 1's shape (TensorFlow's ConcatOffset shape fn). */
+static void concat_offset_shape(mt_shape_ctx* ctx) {
+  for (int i = 1; i < ctx->ninputs; i++) ctx->out[i - 1] = ctx->in[i];
+}
+
+/* Offsets of each input of a concatenation along concat_dim: the running
+ * sum of the sizes before it in that dim, 0 in the others. */
+static void concat_offset_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* cd = ctx->inputs[0];
+  char buf[256];
+  if (cd->ndims != 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Concat dim tensor should be a scalar integer, but got shape %s",
+                   mt_dims_str(cd->dims, cd->ndims, buf, sizeof buf));
+    return;
+  }
+  for (int i = 1; i < ctx->ninputs; i++) {
+    const TF_Tensor* s = ctx->inputs[i];
+    if (s->ndims != 1) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input %d should be a vector, but got shape %s",
+                     i, mt_dims_str(s->dims, s->ndims, buf, sizeof buf));
+      return;
+    }
+  }
+  const int n = ctx->ninputs - 1;
+  const int64_t dims = ctx->inputs[1]->dims[0];
+  const int64_t given = *(const int32_t*)mt_tensor_data(cd);
+  const int64_t cdim = given < 0 ? given + dims : given;
+  if (cdim < 0 || cdim >= dims) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Concat dim is out of range: %lld vs. %lld",
+                   (long long)given, (long long)dims);
+    return;
+  }
+  int64_t first[MT_MAX_DIMS], cur[MT_MAX_DIMS], off[MT_MAX_DIMS];
+  if (dims > MT_MAX_DIMS) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Concat of rank %lld exceeds %d dims",
+                   (long long)dims, MT_MAX_DIMS);
+    return;
+  }
+  mt_tensor_ints(ctx->inputs[1], first, MT_MAX_DIMS);
+  int64_t offset = 0;
+  for (int i = 0; i < n; i++) {
+    const TF_Tensor* s = ctx->inputs[1 + i];
+    if (s->dims[0] != dims) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "input %d should contain %lld elements, but got %lld", i, (long long)dims,
+                     (long long)s->dims[0]);
+      return;
+    }
+    mt_tensor_ints(s, cur, MT_MAX_DIMS);
+    for (int64_t j = 0; j < dims; j++) {
+      if (j != cdim && cur[j] != first[j]) {
+        char a[256], b[256];
+        mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                       "All dimensions except %lld must match. Input %d has shape %s and doesn't "
+                       "match input 0 with shape %s.",
+                       (long long)cdim, i, np_shape_str(cur, (int)dims, a, sizeof a),
+                       np_shape_str(first, (int)dims, b, sizeof b));
+        return;
+      }
+      off[j] = j == cdim ? offset : 0;
+    }
+    offset += cur[cdim];
+    TF_Tensor* out = mt_ctx_alloc(ctx, i, s->dtype, &s->dims[0], 1);
+    if (!out) return;
+    for (int64_t j = 0; j < dims; j++) {
+      if (s->dtype == TF_INT64) ((int64_t*)mt_tensor_data(out))[j] = off[j];
+      else ((int32_t*)mt_tensor_data(out))[j] = (int32_t)off[j];
+    }
+  }
 }
 
 /* ======================================================================
@@ -2542,6 +2674,11 @@ static const mt_op_spec array_specs[] = {
      .shape = scalar_shape, .kernel = rank_kernel},
     {.name = "Transpose", .inputs = "x: T, perm: Tperm", .outputs = "y: T",
      .attrs = "T: type; Tperm: " INDEX_T, .shape = transpose_shape, .kernel = transpose_kernel},
+    {.name = "InvertPermutation", .inputs = "x: T", .outputs = "y: T", .attrs = "T: " INDEX_T,
+     .shape = invert_permutation_shape, .kernel = invert_permutation_kernel},
+    {.name = "ConcatOffset", .inputs = "concat_dim: int32, shape: N * shape_type",
+     .outputs = "offset: N * shape_type", .attrs = "N: int >= 2; shape_type: " INDEX_T,
+     .shape = concat_offset_shape, .kernel = concat_offset_kernel},
     {.name = "ConcatV2", .inputs = "values: N * T, axis: Tidx", .outputs = "output: T",
      .attrs = "N: int >= 2; T: type; Tidx: " INDEX_T, .shape = concat_shape,
      .kernel = concat_kernel},

@@ -1,5 +1,6 @@
 /* Indexing ops: Slice, StridedSlice, GatherV2, GatherNd, ScatterNd, OneHot,
- * Where, Pad, PadV2, MirrorPad. Signatures, shape functions and error
+ * Where, Pad, PadV2, MirrorPad, and the gradient kernels StridedSliceGrad and
+ * MirrorPadGrad. Signatures, shape functions and error
  * messages are TensorFlow 2.21's (array_ops.cc and the CPU kernels); the
  * kernels move elements by size, so they serve every dtype TensorFlow
  * registers (strings deep-copied). */
@@ -101,34 +102,47 @@ static int check_movable(mt_kernel_ctx* ctx, const char* attr, TF_DataType dt) {
   return 0;
 }
 
-/* Copies the box of `in` starting at begin[d], stepping step[d], with
- * counts[d] elements per dim (rank in->ndims) into out (dense, same element
- * count). Innermost runs with step 1 are copied contiguously. */
-static void box_copy(TF_Tensor* out, const TF_Tensor* in, const int64_t* begin,
-                     const int64_t* step, const int64_t* counts) {
-  const int n = in->ndims;
+/* Moves elements between the box of `boxed` starting at begin[d], stepping
+ * step[d], with counts[d] elements per dim (rank boxed->ndims), and the dense
+ * tensor `dense` (same element count): into the box when into_box, else out
+ * of it. Innermost runs with step 1 move contiguously. */
+static void box_move(TF_Tensor* boxed, TF_Tensor* dense, const int64_t* begin,
+                     const int64_t* step, const int64_t* counts, int into_box) {
+  const int n = boxed->ndims;
   int64_t total = 1;
   for (int d = 0; d < n; d++) total *= counts[d];
   if (total == 0) return;
   if (n == 0) {
-    mv_copy(out, 0, in, 0, 1);
+    if (into_box) mv_copy(boxed, 0, dense, 0, 1);
+    else mv_copy(dense, 0, boxed, 0, 1);
     return;
   }
   int64_t istr[MT_MAX_DIMS], idx[MT_MAX_DIMS] = {0};
-  mv_strides(in->dims, n, istr);
-  const int64_t inner = counts[n - 1];
+  mv_strides(boxed->dims, n, istr);
+  const int64_t inner = counts[n - 1], s = step[n - 1];
   int64_t o = 0;
   do {
     int64_t off = 0;
     for (int d = 0; d < n - 1; d++) off += (begin[d] + idx[d] * step[d]) * istr[d];
     off += begin[n - 1] * istr[n - 1];
-    if (step[n - 1] == 1) {
-      mv_copy(out, o, in, off, inner);
+    if (s == 1 && into_box) {
+      mv_copy(boxed, off, dense, o, inner);
+    } else if (s == 1) {
+      mv_copy(dense, o, boxed, off, inner);
     } else {
-      for (int64_t k = 0; k < inner; k++) mv_copy(out, o + k, in, off + k * step[n - 1], 1);
+      for (int64_t k = 0; k < inner; k++) {
+        if (into_box) mv_copy(boxed, off + k * s, dense, o + k, 1);
+        else mv_copy(dense, o + k, boxed, off + k * s, 1);
+      }
     }
     o += inner;
   } while (mv_next(idx, counts, n - 1));
+}
+
+/* Copies the box of `in` (see box_move) into out (dense). */
+static void box_copy(TF_Tensor* out, const TF_Tensor* in, const int64_t* begin,
+                     const int64_t* step, const int64_t* counts) {
+  box_move((TF_Tensor*)in, out, begin, step, counts, 0);
 }
 
 /* ---- Slice ---- */
@@ -416,33 +430,104 @@ static void strided_slice_shape(mt_shape_ctx* ctx) {
   ctx->out[0] = mt_shape_make(p.final, p.nfinal);
 }
 
-static void strided_slice_kernel(mt_kernel_ctx* ctx) {
-  const TF_Tensor* in = ctx->inputs[0];
-  const TF_Tensor *bt = ctx->inputs[1], *et = ctx->inputs[2], *st = ctx->inputs[3];
-  if (!check_movable(ctx, "T", in->dtype)) return;
+/* Reads the begin/end/strides vectors of a strided slice (inputs first..+2). */
+static int ss_read_spec(mt_kernel_ctx* ctx, int first, int64_t* b, int64_t* e, int64_t* s,
+                        ss_spec* sp) {
+  const TF_Tensor *bt = ctx->inputs[first], *et = ctx->inputs[first + 1];
+  const TF_Tensor* st = ctx->inputs[first + 2];
   const int64_t n = st->ndims == 1 ? st->dims[0] : -1;
   if (bt->ndims != 1 || et->ndims != 1 || st->ndims != 1 || bt->dims[0] != n ||
       et->dims[0] != n || n >= 32) {
-    char a[256], b[256], c[256];
+    char x[256], y[256], z[256];
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                    "Expected begin, end, and strides to be 1D equal size tensors, but got "
                    "shapes %s, %s, and %s instead.",
-                   mt_dims_str(bt->dims, bt->ndims, a, sizeof a),
-                   mt_dims_str(et->dims, et->ndims, b, sizeof b),
-                   mt_dims_str(st->dims, st->ndims, c, sizeof c));
-    return;
+                   mt_dims_str(bt->dims, bt->ndims, x, sizeof x),
+                   mt_dims_str(et->dims, et->ndims, y, sizeof y),
+                   mt_dims_str(st->dims, st->ndims, z, sizeof z));
+    return 0;
   }
-  int64_t b[32], e[32], s[32];
   mt_tensor_ints(bt, b, 32);
   mt_tensor_ints(et, e, 32);
   mt_tensor_ints(st, s, 32);
-  ss_spec sp = {.n = (int)n, .begin = b, .end = e, .stride = s};
-  ss_masks(ctx->op, &sp);
+  *sp = (ss_spec){.n = (int)n, .begin = b, .end = e, .stride = s};
+  ss_masks(ctx->op, sp);
+  return 1;
+}
+
+static void strided_slice_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* in = ctx->inputs[0];
+  if (!check_movable(ctx, "T", in->dtype)) return;
+  int64_t b[32], e[32], s[32];
+  ss_spec sp;
   ss_plan p;
-  if (!ss_build(&sp, in->dims, in->ndims, &p, ctx->status)) return;
+  if (!ss_read_spec(ctx, 1, b, e, s, &sp) || !ss_build(&sp, in->dims, in->ndims, &p, ctx->status))
+    return;
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, in->dtype, p.final, p.nfinal);
   if (!out) return;
   box_copy(out, in, p.begin, p.stride, p.proc);
+}
+
+/* ---- StridedSliceGrad ---- */
+
+/* The input's shape from the `shape` input (TensorFlow's
+ * MakeShapeFromShapeTensor). */
+static void strided_slice_grad_shape(mt_shape_ctx* ctx) {
+  mt_shape out;
+  if (mt_shape_input_as_shape(ctx, 0, &out)) {
+    ctx->out[0] = out;
+    return;
+  }
+  if (shape_from_shape_tensor(ctx, 0, &out)) ctx->out[0] = out;
+}
+
+/* The gradient of StridedSlice: zeros of `shape` with dy written into the
+ * slice's positions. */
+static void strided_slice_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *sh = ctx->inputs[0], *dy = ctx->inputs[4];
+  if (!check_movable(ctx, "T", dy->dtype)) return;
+  char a[256], b[256];
+  if (sh->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape must be 1-D, got shape.shape = %s",
+                   mt_dims_str(sh->dims, sh->ndims, a, sizeof a));
+    return;
+  }
+  if (sh->dims[0] > MT_MAX_DIMS) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape has more than %d dims", MT_MAX_DIMS);
+    return;
+  }
+  int64_t dims[MT_MAX_DIMS];
+  const int rank = (int)sh->dims[0];
+  mt_tensor_ints(sh, dims, MT_MAX_DIMS);
+  for (int d = 0; d < rank; d++) {
+    if (dims[d] < 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Dimension %lld must be >= 0",
+                     (long long)dims[d]);
+      return;
+    }
+  }
+  if (mt_num_elements(dims, rank) < 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape %s is too large",
+                   mt_dims_str(dims, rank, a, sizeof a));
+    return;
+  }
+  int64_t bv[32], ev[32], sv[32];
+  ss_spec sp;
+  ss_plan p;
+  if (!ss_read_spec(ctx, 1, bv, ev, sv, &sp) || !ss_build(&sp, dims, rank, &p, ctx->status))
+    return;
+  int same = dy->ndims == p.nfinal;
+  for (int d = 0; same && d < p.nfinal; d++) same = dy->dims[d] == p.final[d];
+  if (!same) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape of dy was %s instead of %s",
+                   mt_dims_str(dy->dims, dy->ndims, a, sizeof a),
+                   mt_dims_str(p.final, p.nfinal, b, sizeof b));
+    return;
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dy->dtype, dims, rank);
+  if (!out) return;
+  mv_zero(out, 0, mt_tensor_nelems(out));
+  box_move(out, (TF_Tensor*)dy, p.begin, p.stride, p.proc, 1);
 }
 
 /* ---- GatherV2 ---- */
@@ -1298,6 +1383,108 @@ static void mirror_pad_kernel(mt_kernel_ctx* ctx) {
   }
 }
 
+/* TensorFlow's MirrorPadGrad shape fn: the padded input's dims minus the
+ * paddings. */
+static void mirror_pad_grad_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 1, 2)) return;
+  const mt_shape* ps = &ctx->in[1];
+  if (ps->rank != 2 || ps->dims[0] < 0) {
+    ctx->out[0] = mt_shape_unknown();
+    return;
+  }
+  const int64_t n = ps->dims[0];
+  if (n > MT_MAX_DIMS) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Paddings for more than %d dims",
+                   MT_MAX_DIMS);
+    return;
+  }
+  if (!mt_shape_with_rank(ctx, 0, (int)n)) return;
+  int64_t unused;
+  if (!mt_merge_dim(ctx, ps->dims[1], 2, &unused)) return;
+  int64_t pads[2 * MT_MAX_DIMS];
+  if (mt_shape_input_as_ints(ctx, 1, pads, 2 * MT_MAX_DIMS) != 2 * n) {
+    ctx->out[0] = unknown_of_rank((int)n);
+    return;
+  }
+  const mt_shape* in = &ctx->in[0];
+  mt_shape out = {.rank = (int)n};
+  for (int d = 0; d < n; d++) {
+    const int64_t p0 = pads[2 * d], p1 = pads[2 * d + 1];
+    if (p0 < 0 || p1 < 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Paddings must be non-negative");
+      return;
+    }
+    const int64_t dim = in->rank < 0 ? -1 : in->dims[d];
+    if (dim >= 0 && dim < p0 + p1) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Negative dimension size caused by subtracting %lld from %lld",
+                     (long long)(p0 + p1), (long long)dim);
+      return;
+    }
+    out.dims[d] = dim < 0 ? -1 : dim - p0 - p1;
+  }
+  ctx->out[0] = out;
+}
+
+/* The gradient of MirrorPad: each element of the padded gradient is added
+ * to the input element it mirrors. */
+static void mirror_pad_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *in = ctx->inputs[0], *pt = ctx->inputs[1];
+  const TF_DataType dt = in->dtype;
+  const scatter_add_fn add = dt < MT_NUM_DTYPES && dt != TF_BOOL && dt != TF_STRING
+                                 ? scatter_add_fns[dt] : NULL;
+  if (!add) {
+    mt_kernel_unsupported(ctx, "T", dt);
+    return;
+  }
+  const int r = in->ndims;
+  if (r > 5) {
+    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "inputs rank not in [0,5]: %d", r);
+    return;
+  }
+  const int reflect = strcmp(mt_op_attr_str(ctx->op, "mode", "REFLECT"), "REFLECT") == 0;
+  int64_t pads[2 * MT_MAX_DIMS], odims[MT_MAX_DIMS];
+  if (!read_paddings(ctx, in, pt, pads)) return;
+  for (int d = 0; d < r; d++) {
+    const int64_t p0 = pads[2 * d], p1 = pads[2 * d + 1];
+    if (p0 < 0 || p1 < 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Paddings must be non-negative: %lld, %lld",
+                     (long long)p0, (long long)p1);
+      return;
+    }
+    odims[d] = in->dims[d] - (p0 + p1);
+    const int64_t n = odims[d];
+    if (reflect ? (p0 >= n || p1 >= n) : (p0 > n || p1 > n)) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     reflect ? "paddings must be less than the output dimension size: %lld, %lld "
+                               "not less than %lld"
+                             : "paddings must be no greater than the output dimension size: "
+                               "%lld, %lld greater than %lld",
+                     (long long)p0, (long long)p1, (long long)n);
+      return;
+    }
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, odims, r);
+  if (!out) return;
+  mv_zero(out, 0, mt_tensor_nelems(out));
+  const int64_t total = mt_tensor_nelems(in);
+  if (total == 0) return;
+  int64_t ostr[MT_MAX_DIMS], idx[MT_MAX_DIMS] = {0};
+  mv_strides(odims, r, ostr);
+  for (int64_t i = 0; i < total; i++) {
+    int64_t off = 0;
+    for (int d = 0; d < r; d++) {
+      const int64_t n = odims[d];
+      int64_t k = idx[d] - pads[2 * d];
+      if (k < 0) k = reflect ? -k : -k - 1;
+      else if (k >= n) k = reflect ? 2 * n - 2 - k : 2 * n - 1 - k;
+      off += k * ostr[d];
+    }
+    add(mt_tensor_data(out), off, mt_tensor_data(in), i, 1);
+    mv_next(idx, in->dims, r);
+  }
+}
+
 /* Every dtype TensorFlow's Where accepts (numbertype + bool, its order). */
 #define WHERE_TYPES                                                                              \
   "{float, double, int32, uint8, int16, int8, complex64, int64, qint8, quint8, qint32, "        \
@@ -1339,6 +1526,15 @@ static const mt_op_spec indexing_specs[] = {
     {.name = "MirrorPad", .inputs = "input: T, paddings: Tpaddings", .outputs = "output: T",
      .attrs = "T: type; Tpaddings: {int32, int64} = DT_INT32; mode: {'REFLECT', 'SYMMETRIC'}",
      .shape = mirror_pad_shape, .kernel = mirror_pad_kernel},
+    {.name = "MirrorPadGrad", .inputs = "input: T, paddings: Tpaddings", .outputs = "output: T",
+     .attrs = "T: type; Tpaddings: {int32, int64} = DT_INT32; mode: {'REFLECT', 'SYMMETRIC'}",
+     .shape = mirror_pad_grad_shape, .kernel = mirror_pad_grad_kernel},
+    {.name = "StridedSliceGrad",
+     .inputs = "shape: Index, begin: Index, end: Index, strides: Index, dy: T",
+     .outputs = "output: T",
+     .attrs = "T: type; Index: {int32, int64}; begin_mask: int = 0; end_mask: int = 0;"
+              " ellipsis_mask: int = 0; new_axis_mask: int = 0; shrink_axis_mask: int = 0",
+     .shape = strided_slice_grad_shape, .kernel = strided_slice_grad_kernel},
 };
 
 void mt_register_indexing_ops(void) {

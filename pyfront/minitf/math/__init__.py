@@ -17,3 +17,6 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
 # --- nn-related math (e.g. softplus, sigmoid aliases) ---
 from minitf.ops.nn_ops import (  # noqa: F401,E402
     in_top_k, log_softmax, softmax, softplus, softsign, top_k)
+
+# --- segment reductions ---
+from minitf.ops.math_ops import unsorted_segment_sum  # noqa: F401,E402

@@ -434,6 +434,32 @@ def _invert(x, name=None):
     return _op("Invert", x=x, name=name)
 
 
+def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
+    """Sums of the slices of `data` per segment id (tf.math.unsorted_segment_sum; op
+    UnsortedSegmentSum).
+
+    output[i, ...] = sum of data[j..., ...] over the positions j of segment_ids equal to i.
+
+    Args:
+      data: Tensor of a numeric dtype (float, double, int32, int64, complex, ...).
+      segment_ids: int16/int32/int64 Tensor whose shape is a prefix of data's; negative ids
+        are dropped.
+      num_segments: int32/int64 scalar, the number of output rows.
+      name: op name.
+
+    Returns:
+      Tensor of data's dtype, shape [num_segments] + data.shape[segment_ids.ndim:].
+
+    Raises:
+      ValueError: (at construction) shapes that do not fit, or a negative constant
+        num_segments.
+      InvalidArgumentError: (at run time) an id >= num_segments
+        ("segment_ids[2] = 5 is out of range [0, 3)"), a shape mismatch.
+    """
+    return _op("UnsortedSegmentSum", data=data, segment_ids=segment_ids,
+               num_segments=num_segments, name=name)
+
+
 def _install_operators():
     """Tensor operators with TensorFlow's op types and name scopes: `x + y`
     is op "add" (AddV2), `1 + x` is "add_1" with the constant "add_1/x"."""
