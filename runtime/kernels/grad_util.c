@@ -219,6 +219,15 @@ TF_Output mt_gu_matmul(mt_grad_ctx* g, TF_Output a, TF_Output b, int adj_a, int 
     return mt_g_end0(&n);
   }
   mt_gnode n = mt_g_begin(g, "MatMul", "MatMul");
+  const TF_DataType dt = mt_g_dtype(a);
+  if (dt == TF_COMPLEX64 || dt == TF_COMPLEX128) { /* adjoint = conj + transpose */
+    for (int k = 0; k < 2; k++) {
+      if (!(k ? adj_b : adj_a)) continue;
+      mt_gnode c = mt_gu_begin_sub(g, &n, "Conj", "Conj");
+      mt_g_in(&c, k ? b : a);
+      *(k ? &b : &a) = mt_g_end0(&c);
+    }
+  }
   mt_g_in(&n, a);
   mt_g_in(&n, b);
   mt_g_attr_bool(&n, "transpose_a", adj_a);
