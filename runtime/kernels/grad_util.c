@@ -193,14 +193,13 @@ TF_Output mt_gu_reduce(mt_grad_ctx* g, const char* op_type, TF_Output x, TF_Outp
 TF_Output mt_gu_reduce_sum_all(mt_grad_ctx* g, TF_Output x) {
   const mt_shape* s = mt_g_static_shape(x);
   TF_Output axes;
-  if (s->rank >= 0) {
+  if (s->rank > 0) { /* rank 0 takes the Range branch ("if x_rank:") */
     int32_t ax[MT_MAX_DIMS];
     for (int i = 0; i < s->rank; i++) ax[i] = i;
     axes = mt_g_const_i32(g, ax, s->rank, 1, "Const");
   } else {
     /* math_ops._ReductionDims: range(0, rank(x)) */
-    TF_Output rank = mt_g_unary(g, "Rank", x);
-    axes = mt_gu_range(g, rank);
+    axes = mt_gu_range(g, mt_gu_rank(g, x));
   }
   return mt_gu_reduce(g, "Sum", x, axes);
 }

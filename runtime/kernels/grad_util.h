@@ -65,7 +65,8 @@ TF_Output mt_gu_cast(mt_grad_ctx* g, TF_Output x, TF_DataType dst);
 /* Sum(x, axes) / Prod(x, axes) without keep_dims, named as the op type. */
 TF_Output mt_gu_reduce(mt_grad_ctx* g, const char* op_type, TF_Output x, TF_Output axes);
 /* math_ops.reduce_sum(x) over every dim: axes = "Const" range(rank) when
- * the rank is known, else Range(0, Rank(x), 1) as TensorFlow builds it. */
+ * the rank is known and positive, else Range(0, rank(x), 1) as TensorFlow
+ * builds it. */
 TF_Output mt_gu_reduce_sum_all(mt_grad_ctx* g, TF_Output x);
 
 /* math_ops.matmul(a, b, adjoint_a, adjoint_b, grad_a, grad_b) for real

@@ -277,12 +277,31 @@ def _reorder_dyn(tf, P):
                                     name="op")[1], [v]
 
 
-def _stdmm(adj_a, adj_b, b_shape=(4, 3), idx_dtype="int64"):
+@case("sparse_reorder_const_shape")
+def _reorder_const(tf, P):
+    i = P(tf.int64, [None, 2], "i", np.array([[1, 1], [0, 2], [1, 0], [0, 0]], np.int64))
+    v = P(tf.float32, [None], "v", _r(4))
+    return tf.raw_ops.SparseReorder(input_indices=i, input_values=v,
+                                    input_shape=tf.constant([2, 3], tf.int64), name="op")[1], [v]
+
+
+@case("sparse_to_dense_large")
+def _s2d_large(tf, P):
+    idx = np.stack([np.arange(1200) * 2, np.arange(1200) % 3], 1).astype(np.int64)
+    i = P(tf.int64, [1200, 2], "i", idx)
+    v = P(tf.float32, [1200], "v", _r(1200))
+    d = P(tf.float32, [], "d", np.float32(0.25))
+    return tf.raw_ops.SparseToDense(sparse_indices=i,
+                                    output_shape=tf.constant([2400, 3], tf.int64),
+                                    sparse_values=v, default_value=d, name="op"), [v, d]
+
+
+def _stdmm(adj_a, adj_b, b_shape=(4, 3), idx_dtype="int64", b_static=True):
     def build(tf, P):
         it = getattr(tf, idx_dtype)
         i = P(it, [4, 2], "i", IDX.astype(idx_dtype))
         v = P(tf.float32, [4], "v", _r(4))
-        b = P(tf.float32, list(b_shape), "b", _r(*b_shape))
+        b = P(tf.float32, list(b_shape) if b_static else None, "b", _r(*b_shape))
         return tf.raw_ops.SparseTensorDenseMatMul(
             a_indices=i, a_values=v, a_shape=tf.constant([4, 4], tf.int64), b=b,
             adjoint_a=adj_a, adjoint_b=adj_b, name="op"), [v, b]
@@ -294,6 +313,7 @@ for _aa in (False, True):
         case("stdmm_%d%d" % (_aa, _ab))(_stdmm(_aa, _ab, (3, 4) if _ab else (4, 3)))
 case("stdmm_int32_indices")(_stdmm(False, False, idx_dtype="int32"))
 case("stdmm_wide")(_stdmm(False, True, (6, 4)))
+case("stdmm_unknown_b_adj")(_stdmm(True, True, (3, 4), b_static=False))
 
 
 @case("sparse_add")
