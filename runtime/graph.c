@@ -891,7 +891,25 @@ void mt_graph_truncate(TF_Graph* g, int n) {
   pthread_mutex_unlock(&g->mu);
 }
 
+int mt_graph_grad_key_add(TF_Graph* g, const char* key) {
+  for (int k = 0; k < g->ngrad_keys; k++)
+    if (strcmp(g->grad_keys[k], key) == 0) return 0;
+  if (g->ngrad_keys == g->grad_keys_cap) {
+    int cap = g->grad_keys_cap ? 2 * g->grad_keys_cap : 8;
+    char** grown = realloc(g->grad_keys, sizeof(char*) * (size_t)cap);
+    if (!grown) return -1;
+    g->grad_keys = grown;
+    g->grad_keys_cap = cap;
+  }
+  char* copy = strdup(key);
+  if (!copy) return -1;
+  g->grad_keys[g->ngrad_keys++] = copy;
+  return 1;
+}
+
 void mt_graph_free(TF_Graph* g) {
+  for (int k = 0; k < g->ngrad_keys; k++) free(g->grad_keys[k]);
+  free(g->grad_keys);
   for (int k = 0; k < g->nops; k++) free_op(g->ops[k]);
   free(g->ops);
   free(g->htab);

@@ -62,6 +62,10 @@ struct TF_Graph {
   int mutations;
   int nsessions;        /* live sessions referring to the graph */
   int delete_requested; /* TF_DeleteGraph called while sessions live */
+  /* Keys gradient functions have seen in this graph (TensorFlow keeps such
+   * caches on its Python Graph, e.g. _SumGrad's _reduced_shape_cache). */
+  int ngrad_keys, grad_keys_cap;
+  char** grad_keys;
 };
 
 typedef struct mt_desc_input {
@@ -88,6 +92,10 @@ struct TF_OperationDescription {
 /* Lookup under no lock (reads are safe against concurrent lookups; adding
  * ops takes graph->mu). */
 TF_Operation* mt_graph_find(TF_Graph* g, const char* name);
+
+/* Adds key to the graph's gradient cache keys: 1 when it is new, 0 when it
+ * was there, -1 when out of memory. Graph building is single-threaded. */
+int mt_graph_grad_key_add(TF_Graph* g, const char* key);
 
 /* Validates, infers shapes and adds the described op; frees desc. Caller
  * must hold no lock. */

@@ -25,6 +25,7 @@
   X(state)        /* resource variables */                                         \
   X(control_flow) /* NoOp */                                                       \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
+  X(data_flow)    /* DynamicStitch */                                              \
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
   X(gradient)     /* BroadcastGradientArgs */                                 \
   X(training)     /* ResourceApply<Optimizer> */                             \

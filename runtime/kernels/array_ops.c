@@ -1,6 +1,6 @@
 /* Array ops: constants, placeholders, identities, shapes, reshaping,
  * concatenation and splitting, tiling and broadcasting, transposition,
- * reversal, ranges, fills, numeric checks, assertions and Unique, and the
+ * reversal, ranges, fills, numeric checks, assertions, Unique, ListDiff, and the
  * InvertPermutation/ConcatOffset helpers of the Transpose/ConcatV2 gradients.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). Most of these ops only move elements:
@@ -2537,21 +2537,26 @@ static uint64_t elem_hash(TF_DataType dt, const void* p, int64_t i) {
   return hash_bytes((const char*)p + i * (int64_t)es, es);
 }
 
-static int elem_equal(TF_DataType dt, const void* p, int64_t i, int64_t j) {
+/* p[i] == q[j] (two buffers of dtype dt). */
+static int elem_equal2(TF_DataType dt, const void* p, int64_t i, const void* q, int64_t j) {
   if (dt == TF_STRING) {
     const TF_TString* a = (const TF_TString*)p + i;
-    const TF_TString* b = (const TF_TString*)p + j;
+    const TF_TString* b = (const TF_TString*)q + j;
     const size_t n = TF_StringGetSize(a);
     return n == TF_StringGetSize(b) &&
            memcmp(TF_StringGetDataPointer(a), TF_StringGetDataPointer(b), n) == 0;
   }
   if (is_floating(dt)) {
     const int cplx = dt == TF_COMPLEX64 || dt == TF_COMPLEX128;
-    return float_elem(dt, p, i, 0) == float_elem(dt, p, j, 0) &&
-           (!cplx || float_elem(dt, p, i, 1) == float_elem(dt, p, j, 1));
+    return float_elem(dt, p, i, 0) == float_elem(dt, q, j, 0) &&
+           (!cplx || float_elem(dt, p, i, 1) == float_elem(dt, q, j, 1));
   }
   const size_t es = TF_DataTypeSize(dt);
-  return memcmp((const char*)p + i * (int64_t)es, (const char*)p + j * (int64_t)es, es) == 0;
+  return memcmp((const char*)p + i * (int64_t)es, (const char*)q + j * (int64_t)es, es) == 0;
+}
+
+static int elem_equal(TF_DataType dt, const void* p, int64_t i, int64_t j) {
+  return elem_equal2(dt, p, i, p, j);
 }
 
 static void unique_shape(mt_shape_ctx* ctx) {
@@ -2621,6 +2626,74 @@ static void unique_kernel(mt_kernel_ctx* ctx) {
 done:
   free(table);
   free(first);
+}
+
+/* ======================================================================
+ * ListDiff (the shape arithmetic of reduction gradients; InvertPermutation is above)
+ * ====================================================================== */
+
+static void vectors_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 0, 1) || !mt_shape_with_rank(ctx, 1, 1)) return;
+  for (int k = 0; k < 2; k++) {
+    ctx->out[k].rank = 1;
+    ctx->out[k].dims[0] = -1;
+  }
+}
+
+/* out = the items of x not in y, in x's order (duplicates in x kept), and
+ * their positions in x. Membership uses a hash set of y with C's ==, so a
+ * NaN in y removes nothing, as in TensorFlow. */
+static void list_diff_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *x = ctx->inputs[0], *y = ctx->inputs[1];
+  const TF_DataType it = mt_op_attr_type(ctx->op, "out_idx", TF_INT32);
+  /* TensorFlow's CPU kernel: real number types and strings */
+  if (x->dtype == TF_COMPLEX64 || x->dtype == TF_COMPLEX128 || x->dtype == TF_BOOL ||
+      (x->dtype != TF_STRING && TF_DataTypeSize(x->dtype) == 0)) {
+    mt_kernel_unsupported(ctx, "T", x->dtype);
+    return;
+  }
+  if (x->ndims != 1 || y->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s should be a 1D vector.",
+                   x->ndims != 1 ? "x" : "y");
+    return;
+  }
+  const int64_t nx = x->dims[0], ny = y->dims[0];
+  const void *px = mt_tensor_data(x), *py = mt_tensor_data(y);
+  int64_t cap = 16;
+  while (cap < 2 * ny) cap *= 2;
+  int64_t* table = mt_malloc(sizeof(int64_t) * (size_t)cap, ctx->status);
+  int64_t* keep = mt_malloc(sizeof(int64_t) * (size_t)(nx + 1), ctx->status);
+  if (!table || !keep) goto done;
+  for (int64_t k = 0; k < cap; k++) table[k] = -1;
+  for (int64_t j = 0; j < ny; j++) {
+    int64_t slot = (int64_t)(elem_hash(y->dtype, py, j) & (uint64_t)(cap - 1));
+    while (table[slot] >= 0 && !elem_equal(y->dtype, py, table[slot], j))
+      slot = (slot + 1) & (cap - 1);
+    if (table[slot] < 0) table[slot] = j;
+  }
+  int64_t nk = 0;
+  for (int64_t i = 0; i < nx; i++) {
+    int64_t slot = (int64_t)(elem_hash(x->dtype, px, i) & (uint64_t)(cap - 1));
+    int found = 0;
+    while (!found && table[slot] >= 0) {
+      found = elem_equal2(x->dtype, px, i, py, table[slot]);
+      slot = (slot + 1) & (cap - 1);
+    }
+    if (!found) keep[nk++] = i;
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, x->dtype, &nk, 1);
+  TF_Tensor* idx = out ? mt_ctx_alloc(ctx, 1, it, &nk, 1) : NULL;
+  if (!idx) goto done;
+  const size_t es = TF_DataTypeSize(x->dtype);
+  for (int64_t k = 0; k < nk; k++) {
+    copy_elems(x->dtype, (char*)mt_tensor_data(out) + k * (int64_t)es,
+               (const char*)px + keep[k] * (int64_t)es, 1);
+    if (it == TF_INT32) ((int32_t*)mt_tensor_data(idx))[k] = (int32_t)keep[k];
+    else ((int64_t*)mt_tensor_data(idx))[k] = keep[k];
+  }
+done:
+  free(table);
+  free(keep);
 }
 
 /* ======================================================================
@@ -2725,6 +2798,8 @@ static const mt_op_spec array_specs[] = {
      .shape = bitcast_shape, .kernel = bitcast_kernel},
     {.name = "Unique", .inputs = "x: T", .outputs = "y: T, idx: out_idx",
      .attrs = "T: type; out_idx: " INDEX_T, .shape = unique_shape, .kernel = unique_kernel},
+    {.name = "ListDiff", .inputs = "x: T, y: T", .outputs = "out: T, idx: out_idx",
+     .attrs = "T: type; out_idx: " INDEX_T, .shape = vectors_shape, .kernel = list_diff_kernel},
 };
 
 void mt_register_array_ops(void) {

@@ -1,4 +1,5 @@
-/* Image resizing: ResizeBilinear, ResizeNearestNeighbor. Signatures,
+/* Image resizing: ResizeBilinear, ResizeNearestNeighbor and their gradient
+ * kernels ResizeBilinearGrad, ResizeNearestNeighborGrad. Signatures,
  * shape functions and CPU dtypes are TensorFlow's (image_ops.cc,
  * resize_bilinear_op.cc, resize_nearest_neighbor_op.cc, image_resizer_state.h).
  *
@@ -260,6 +261,240 @@ static void resize_nearest_kernel(mt_kernel_ctx* ctx) {
   free(idx);
 }
 
+/* ---- gradients: ResizeBilinearGrad, ResizeNearestNeighborGrad ---- */
+
+/* TensorFlow's shape function: original_image's shape, unchecked. */
+static void resize_bilinear_grad_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[1]; }
+
+/* TensorFlow's ImageResizerGradientState checks. */
+static int bilinear_grad_setup(mt_kernel_ctx* ctx, float* hs, float* ws) {
+  const TF_Tensor *grads = ctx->inputs[0], *orig = ctx->inputs[1];
+  const int align = mt_op_attr_bool(ctx->op, "align_corners", 0);
+  const int half = mt_op_attr_bool(ctx->op, "half_pixel_centers", 0);
+  char b[256];
+  if (align && half) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "If half_pixel_centers is True, align_corners must be False.");
+    return 0;
+  }
+  if (grads->ndims != 4) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input_grad must be 4-dimensional%s",
+                   mt_dims_str(grads->dims, grads->ndims, b, sizeof b));
+    return 0;
+  }
+  const int64_t rh = grads->dims[1], rw = grads->dims[2];
+  if (rh <= 0 || rw <= 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "resized dimensions must be positive");
+    return 0;
+  }
+  if (orig->ndims != 4) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "original_image must be 4-dimensional%s",
+                   mt_dims_str(orig->dims, orig->ndims, b, sizeof b));
+    return 0;
+  }
+  const int64_t oh = orig->dims[1], ow = orig->dims[2];
+  if (oh <= 0 || ow <= 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "original dimensions must be positive");
+    return 0;
+  }
+  if (oh >= INT32_MAX || ow >= INT32_MAX) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "original sizes must be between 0 and max int32");
+    return 0;
+  }
+  *hs = align && rh > 1 ? (float)(oh - 1) / (float)(rh - 1) : (float)oh / (float)rh;
+  *ws = align && rw > 1 ? (float)(ow - 1) / (float)(rw - 1) : (float)ow / (float)rw;
+  return 1;
+}
+
+typedef struct bilinear_grad_task {
+  const float* dy;
+  void* dx; /* float or double (half/bfloat16 accumulate in float first) */
+  int wide;
+  int64_t oh, ow, c, rh, rw;
+  const lerp_idx *ys, *xs;
+} bilinear_grad_task;
+
+/* One image per item: each resized pixel's gradient goes to its four
+ * source pixels with the forward weights, products in float as TensorFlow's
+ * CPU functor computes them. */
+static void bilinear_grad_images(int64_t begin, int64_t end, void* arg) {
+  const bilinear_grad_task* t = arg;
+  const int64_t c = t->c;
+  for (int64_t img = begin; img < end; img++) {
+    for (int64_t y = 0; y < t->rh; y++) {
+      const lerp_idx wy = t->ys[y];
+      const float iy = 1.0f - wy.lerp;
+      const int64_t top = (img * t->oh + wy.lo) * t->ow, bot = (img * t->oh + wy.hi) * t->ow;
+      for (int64_t x = 0; x < t->rw; x++) {
+        const lerp_idx wx = t->xs[x];
+        const float ix = 1.0f - wx.lerp;
+        const float* g = t->dy + ((img * t->rh + y) * t->rw + x) * c;
+        const int64_t o[4] = {(top + wx.lo) * c, (top + wx.hi) * c, (bot + wx.lo) * c,
+                              (bot + wx.hi) * c};
+        for (int64_t j = 0; j < c; j++) {
+          const float v[4] = {g[j] * iy * ix, g[j] * iy * wx.lerp, g[j] * wy.lerp * ix,
+                              g[j] * wy.lerp * wx.lerp};
+          for (int k = 0; k < 4; k++) {
+            if (t->wide) ((double*)t->dx)[o[k] + j] += (double)v[k];
+            else ((float*)t->dx)[o[k] + j] += v[k];
+          }
+        }
+      }
+    }
+  }
+}
+
+static void resize_bilinear_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *grads = ctx->inputs[0], *orig = ctx->inputs[1];
+  const TF_DataType dt = orig->dtype;
+  if (dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_HALF && dt != TF_BFLOAT16) {
+    mt_kernel_unsupported(ctx, "T", dt);
+    return;
+  }
+  float hs, ws;
+  if (!bilinear_grad_setup(ctx, &hs, &ws)) return;
+  const int64_t n = grads->dims[0], c = grads->dims[3], oh = orig->dims[1], ow = orig->dims[2];
+  const int64_t dims[4] = {n, oh, ow, c};
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, dims, 4);
+  if (!out) return;
+  const int64_t count = mt_tensor_nelems(out);
+  const int narrow = dt == TF_HALF || dt == TF_BFLOAT16;
+  float* acc = narrow ? mt_malloc(sizeof(float) * (size_t)(count > 0 ? count : 1), ctx->status)
+                      : NULL;
+  if (narrow && !acc) return;
+  void* dx = narrow ? (void*)acc : mt_tensor_data(out);
+  memset(dx, 0, (size_t)count * (dt == TF_DOUBLE ? sizeof(double) : sizeof(float)));
+  const int half = mt_op_attr_bool(ctx->op, "half_pixel_centers", 0);
+  const int64_t rh = grads->dims[1], rw = grads->dims[2];
+  lerp_idx* w = mt_malloc((size_t)(rh + rw) * sizeof *w, ctx->status);
+  if (w && count > 0) {
+    lerp_weights(w, rh, oh, hs, half);
+    lerp_weights(w + rh, rw, ow, ws, half);
+    bilinear_grad_task t = {mt_tensor_data(grads), dx, dt == TF_DOUBLE, oh, ow, c, rh, rw,
+                            w, w + rh};
+    mt_parallel_for_shared(ctx, n, 1, rh * rw * c * 16, bilinear_grad_images, &t);
+  }
+  if (narrow) { /* one rounding at the end, as TensorFlow's float temporary */
+    for (int64_t i = 0; i < count; i++) {
+      if (dt == TF_HALF) ((mt_half*)mt_tensor_data(out))[i] = mt_float_to_half(acc[i]);
+      else ((mt_bfloat16*)mt_tensor_data(out))[i] = mt_float_to_bfloat16(acc[i]);
+    }
+  }
+  free(w);
+  free(acc);
+}
+
+static void resize_nearest_grad_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 0, 4) || !mt_shape_with_rank(ctx, 1, 1)) return;
+  const int64_t nsize = ctx->in[1].rank == 1 ? ctx->in[1].dims[0] : -1;
+  if (nsize >= 0 && nsize != 2) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Dimension must be 2 but is %lld",
+                   (long long)nsize);
+    return;
+  }
+  const mt_shape* in = &ctx->in[0];
+  mt_shape out;
+  out.rank = 4;
+  out.dims[0] = in->rank == 4 ? in->dims[0] : -1;
+  out.dims[3] = in->rank == 4 ? in->dims[3] : -1;
+  int64_t v[2];
+  if (mt_shape_input_as_ints(ctx, 1, v, 2) == 2) {
+    out.dims[1] = v[0] < 0 ? -1 : v[0];
+    out.dims[2] = v[1] < 0 ? -1 : v[1];
+  } else {
+    out.dims[1] = out.dims[2] = -1;
+  }
+  ctx->out[0] = out;
+}
+
+/* out[b, dst(y), dst(x), c] += grads[b, y, x, c] with the forward's
+ * nearest index; in the storage type (half/bfloat16 round every add, as
+ * Eigen's += does). */
+#define NN_GRAD_ADD_(NAME, CT, LOAD, STORE)                                              \
+  static void nn_grad_##NAME(const void* gv, void* ov, int64_t n, int64_t ih, int64_t iw, \
+                             int64_t oh, int64_t ow, int64_t c, const int64_t* ys,         \
+                             const int64_t* xs) {                                          \
+    const CT* g = gv;                                                                     \
+    CT* o = ov;                                                                           \
+    for (int64_t b = 0; b < n; b++)                                                       \
+      for (int64_t y = 0; y < ih; y++)                                                    \
+        for (int64_t x = 0; x < iw; x++) {                                                \
+          const CT* src = g + ((b * ih + y) * iw + x) * c;                                \
+          CT* dst = o + ((b * oh + ys[y]) * ow + xs[x]) * c;                              \
+          for (int64_t j = 0; j < c; j++) dst[j] = STORE(LOAD(dst[j]) + LOAD(src[j]));    \
+        }                                                                                 \
+  }
+#define PLAIN_(v) (v)
+#define WRAP_I32_(v) ((int32_t)(uint32_t)(v))
+#define WRAP_I8_(v) ((int8_t)(uint8_t)(v))
+#define LOAD_WIDE_(v) ((int64_t)(v))
+NN_GRAD_ADD_(float, float, PLAIN_, PLAIN_)
+NN_GRAD_ADD_(double, double, PLAIN_, PLAIN_)
+NN_GRAD_ADD_(int32, int32_t, LOAD_WIDE_, WRAP_I32_)
+NN_GRAD_ADD_(int8, int8_t, LOAD_WIDE_, WRAP_I8_)
+NN_GRAD_ADD_(uint8, uint8_t, LOAD_WIDE_, (uint8_t))
+NN_GRAD_ADD_(half, mt_half, mt_half_to_float, mt_float_to_half)
+NN_GRAD_ADD_(bfloat16, mt_bfloat16, mt_bfloat16_to_float, mt_float_to_bfloat16)
+
+typedef void (*nn_grad_fn)(const void*, void*, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           int64_t, const int64_t*, const int64_t*);
+static const nn_grad_fn nn_grad_fns[MT_NUM_DTYPES] = {
+    [TF_FLOAT] = nn_grad_float, [TF_DOUBLE] = nn_grad_double,  [TF_INT32] = nn_grad_int32,
+    [TF_INT8] = nn_grad_int8,   [TF_UINT8] = nn_grad_uint8,    [TF_HALF] = nn_grad_half,
+    [TF_BFLOAT16] = nn_grad_bfloat16};
+
+static void resize_nearest_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *grads = ctx->inputs[0], *size = ctx->inputs[1];
+  const nn_grad_fn fn =
+      (unsigned)grads->dtype < MT_NUM_DTYPES ? nn_grad_fns[grads->dtype] : NULL;
+  char b[256];
+  if (!fn) {
+    mt_kernel_unsupported(ctx, "T", grads->dtype);
+    return;
+  }
+  if (grads->ndims != 4) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input must be 4-dimensional%s",
+                   mt_dims_str(grads->dims, grads->ndims, b, sizeof b));
+    return;
+  }
+  if (size->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape_t must be 1-dimensional%s",
+                   mt_dims_str(size->dims, size->ndims, b, sizeof b));
+    return;
+  }
+  if (size->dims[0] != 2) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape_t must have two elements%s",
+                   mt_dims_str(size->dims, size->ndims, b, sizeof b));
+    return;
+  }
+  int64_t v[2];
+  mt_tensor_ints(size, v, 2);
+  if (v[0] <= 0 || v[1] <= 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shape_t's elements must be positive");
+    return;
+  }
+  const int64_t n = grads->dims[0], ih = grads->dims[1], iw = grads->dims[2];
+  const int64_t c = grads->dims[3], oh = v[0], ow = v[1];
+  const int64_t dims[4] = {n, oh, ow, c};
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, grads->dtype, dims, 4);
+  if (!out || mt_tensor_nelems(out) == 0) return;
+  memset(mt_tensor_data(out), 0,
+         (size_t)mt_tensor_nelems(out) * TF_DataTypeSize(grads->dtype));
+  const int align = mt_op_attr_bool(ctx->op, "align_corners", 0);
+  const int half = mt_op_attr_bool(ctx->op, "half_pixel_centers", 0);
+  /* the scales of the forward resize oh x ow -> ih x iw */
+  if (ih == 0 || iw == 0) return; /* nothing flows back: zeros */
+  const float hs = align && ih > 1 ? (float)(oh - 1) / (float)(ih - 1) : (float)oh / (float)ih;
+  const float ws = align && iw > 1 ? (float)(ow - 1) / (float)(iw - 1) : (float)ow / (float)iw;
+  int64_t* idx = mt_malloc((size_t)(ih + iw + 1) * sizeof *idx, ctx->status);
+  if (!idx) return;
+  nearest_index(idx, ih, oh, hs, align, half);
+  nearest_index(idx + ih, iw, ow, ws, align, half);
+  fn(mt_tensor_data(grads), mt_tensor_data(out), n, ih, iw, oh, ow, c, idx, idx + ih);
+  free(idx);
+}
+
 static const mt_op_spec image_specs[] = {
     {.name = "ResizeBilinear", .inputs = "images: T, size: int32",
      .outputs = "resized_images: float",
@@ -271,6 +506,16 @@ static const mt_op_spec image_specs[] = {
      .attrs = "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16};"
               " align_corners: bool = false; half_pixel_centers: bool = false",
      .shape = resize_shape, .kernel = resize_nearest_kernel},
+    {.name = "ResizeBilinearGrad", .inputs = "grads: float, original_image: T",
+     .outputs = "output: T",
+     .attrs = "T: {float, bfloat16, half, double}; align_corners: bool = false;"
+              " half_pixel_centers: bool = false",
+     .shape = resize_bilinear_grad_shape, .kernel = resize_bilinear_grad_kernel},
+    {.name = "ResizeNearestNeighborGrad", .inputs = "grads: T, size: int32",
+     .outputs = "output: T",
+     .attrs = "T: {uint8, int8, int32, half, float, double, bfloat16};"
+              " align_corners: bool = false; half_pixel_centers: bool = false",
+     .shape = resize_nearest_grad_shape, .kernel = resize_nearest_grad_kernel},
 };
 
 void mt_register_image_ops(void) {

@@ -3,7 +3,8 @@
  * triple. SparseToDense scatters it into a dense tensor, SparseReorder sorts
  * it into row-major (lexicographic) index order, SparseTensorDenseMatMul
  * multiplies it (a matrix) by a dense matrix, SparseAdd merges two sorted
- * SparseTensors, SparseTensorDenseAdd adds one into a dense tensor.
+ * SparseTensors, SparseTensorDenseAdd adds one into a dense tensor, SparseAddGrad
+ * routes SparseAdd's gradient back to the values of its operands.
  *
  * Validation and messages follow TensorFlow's CPU kernels (their order of
  * checks too: the first failing check names the error). Every index read
@@ -806,6 +807,112 @@ static void sparse_dense_add_kernel(mt_kernel_ctx* ctx) {
   }
 }
 
+/* ---- SparseAddGrad ---- */
+
+static void sparse_add_grad_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 1, 2) || !mt_shape_with_rank(ctx, 2, 2)) return;
+  for (int k = 0; k < 2; k++) {
+    ctx->out[k].rank = 1;
+    ctx->out[k].dims[0] = ctx->in[1 + k].rank == 2 ? ctx->in[1 + k].dims[0] : -1;
+  }
+}
+
+static int sparse_add_grad_check(mt_kernel_ctx* ctx) {
+  const TF_Tensor *g = ctx->inputs[0], *a = ctx->inputs[1], *b = ctx->inputs[2];
+  const TF_Tensor* sum = ctx->inputs[3];
+  char x[64], y[64], z[64];
+  if (!is_matrix(a) || !is_matrix(b) || !is_matrix(sum)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Input indices should be matrices but received shapes: %s and %s and %s",
+                   dims_of(a, x, sizeof x), dims_of(b, y, sizeof y), dims_of(sum, z, sizeof z));
+    return 0;
+  }
+  if (!is_vector(g)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Input backprop_val_grad should be a vector but received shape: %s",
+                   dims_of(g, x, sizeof x));
+    return 0;
+  }
+  if (a->dims[1] != b->dims[1] || b->dims[1] != sum->dims[1]) {
+    /* TensorFlow's StrCat runs the three numbers together */
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "The densified operands should have the same ndims; for A, B, sum got: "
+                   "%lld%lld%lld",
+                   (long long)a->dims[1], (long long)b->dims[1], (long long)sum->dims[1]);
+    return 0;
+  }
+  if (g->dims[0] != sum->dims[0]) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "# elements of backprop_val_grad and # rows of sum_indices should match "
+                   "(#nnz of sum): got %lld and %lld",
+                   (long long)g->dims[0], (long long)sum->dims[0]);
+    return 0;
+  }
+  return 1;
+}
+
+/* One step of TensorFlow's merge: row idx of ix against sum row k; a match
+ * takes the gradient of k. Sets *geq to 0 when the row sorts before k. */
+static void sparse_add_grad_step(const TF_Tensor* ix, int64_t* idx, const TF_Tensor* sum,
+                                 int64_t k, int64_t nd, const char* g, char* out, size_t es,
+                                 int* geq) {
+  switch (cmp_rows(ix, *idx, sum, k, nd)) {
+    case 0:
+      memcpy(out + (size_t)*idx * es, g + (size_t)k * es, es);
+      ++*idx;
+      break;
+    case -1:
+      ++*idx;
+      *geq = 0;
+      break;
+    default:
+      break;
+  }
+}
+
+/* The gradients of SparseAdd's a_values and b_values: the sum's gradient at
+ * the positions where each operand's index appears in sum_indices (both
+ * sorted), zero where the sum dropped it (thresh). */
+static void sparse_add_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *g = ctx->inputs[0], *a = ctx->inputs[1], *b = ctx->inputs[2];
+  const TF_Tensor* sum = ctx->inputs[3];
+  switch (g->dtype) {
+    case TF_FLOAT: case TF_DOUBLE: case TF_INT64: case TF_INT32: case TF_INT16: case TF_INT8:
+    case TF_COMPLEX64: case TF_COMPLEX128:
+      break;
+    default:
+      mt_kernel_unsupported(ctx, "T", g->dtype);
+      return;
+  }
+  if (!sparse_add_grad_check(ctx)) return;
+  const int64_t an = a->dims[0], bn = b->dims[0], sn = g->dims[0], nd = a->dims[1];
+  TF_Tensor* ga = mt_ctx_alloc(ctx, 0, g->dtype, &an, 1);
+  TF_Tensor* gb = ga ? mt_ctx_alloc(ctx, 1, g->dtype, &bn, 1) : NULL;
+  if (!gb) return;
+  const size_t es = TF_DataTypeSize(g->dtype);
+  char *oa = mt_tensor_data(ga), *ob = mt_tensor_data(gb);
+  const char* gv = mt_tensor_data(g);
+  memset(oa, 0, (size_t)an * es);
+  memset(ob, 0, (size_t)bn * es);
+  int64_t i = 0, j = 0, k = 0;
+  while (i < an && j < bn && k < sn) {
+    int ageq = 1, bgeq = 1;
+    sparse_add_grad_step(a, &i, sum, k, nd, gv, oa, es, &ageq);
+    sparse_add_grad_step(b, &j, sum, k, nd, gv, ob, es, &bgeq);
+    if (ageq && bgeq) ++k; /* both operands are at or past sum row k */
+  }
+  while (i < an && k < sn) {
+    int geq = 1;
+    sparse_add_grad_step(a, &i, sum, k, nd, gv, oa, es, &geq);
+    if (geq) ++k;
+  }
+  while (j < bn && k < sn) {
+    int geq = 1;
+    sparse_add_grad_step(b, &j, sum, k, nd, gv, ob, es, &geq);
+    if (geq) ++k;
+  }
+}
+
 /* ---- registration ---- */
 
 static const mt_op_spec sparse_specs[] = {
@@ -837,6 +944,10 @@ static const mt_op_spec sparse_specs[] = {
      .outputs = "output: T",
      .attrs = "T: numbertype; Tindices: {int32, int64}",
      .shape = sparse_dense_add_shape, .kernel = sparse_dense_add_kernel},
+    {.name = "SparseAddGrad",
+     .inputs = "backprop_val_grad: T, a_indices: int64, b_indices: int64, sum_indices: int64",
+     .outputs = "a_val_grad: T, b_val_grad: T", .attrs = "T: numbertype",
+     .shape = sparse_add_grad_shape, .kernel = sparse_add_grad_kernel},
 };
 
 void mt_register_sparse_ops(void) {
