@@ -101,6 +101,69 @@ static void sign_grad(mt_grad_ctx* g) {
   g->dx[0] = mt_g_end0(&n);
 }
 
+/* ---- gradients of the gradient kernels (second derivatives), as TensorFlow's
+ * _SigmoidGradGrad, ...: every node runs after the incoming gradient. For kernel(y, dy),
+ * dx[0] is the gradient for y and dx[1] the one for dy. ---- */
+
+/* op_type(a, b) named `name`, after the incoming gradient. */
+static TF_Output gated(mt_grad_ctx* g, const char* op_type, const char* name, TF_Output a,
+                       TF_Output b) {
+  mt_gnode n = mt_g_begin(g, op_type, name);
+  mt_g_in(&n, a);
+  if (b.oper) mt_g_in(&n, b);
+  mt_g_control(&n, g->dy[0].oper);
+  return mt_g_end0(&n);
+}
+
+static TF_Output gated_scalar(mt_grad_ctx* g, double v, const char* name) {
+  return mt_g_scalar_like(g, g->dy[0], v, name);
+}
+
+static const TF_Output NONE = {NULL, 0};
+
+/* SigmoidGrad(y, dy) = dy y (1 - y): d/dy = grad dy - 2 grad dy y; d/d dy = SigmoidGrad(y,
+ * grad). */
+static void sigmoid_grad_grad(mt_grad_ctx* g) {
+  TF_Output a = mt_g_x(g, 0), b = mt_g_x(g, 1), grad = g->dy[0];
+  TF_Output gb = gated(g, "Mul", "mul", grad, b);
+  TF_Output two_gb = gated(g, "Mul", "mul_1", gated_scalar(g, 2.0, "mul_1/x"), gb);
+  g->dx[0] = gated(g, "Sub", "sub", gb, gated(g, "Mul", "mul_2", two_gb, a));
+  g->dx[1] = gated(g, "SigmoidGrad", NULL, a, grad);
+}
+
+/* TanhGrad(y, dy) = dy (1 - y^2): d/dy = grad (-2) dy y; d/d dy = TanhGrad(y, grad). */
+static void tanh_grad_grad(mt_grad_ctx* g) {
+  TF_Output a = mt_g_x(g, 0), b = mt_g_x(g, 1), grad = g->dy[0];
+  TF_Output m = gated(g, "Mul", "mul", grad, gated_scalar(g, -2.0, "mul/y"));
+  g->dx[0] = gated(g, "Mul", "mul_2", gated(g, "Mul", "mul_1", m, b), a);
+  g->dx[1] = gated(g, "TanhGrad", NULL, a, grad);
+}
+
+/* RsqrtGrad(y, dy) = -0.5 dy y^3: d/dy = -1.5 grad dy y^2; d/d dy = RsqrtGrad(y, grad). */
+static void rsqrt_grad_grad(mt_grad_ctx* g) {
+  TF_Output a = mt_g_x(g, 0), b = mt_g_x(g, 1), grad = g->dy[0];
+  TF_Output m = gated(g, "Mul", "mul", gated_scalar(g, -1.5, "mul/x"), grad);
+  TF_Output mb = gated(g, "Mul", "mul_1", m, b);
+  g->dx[0] = gated(g, "Mul", "mul_2", mb, gated(g, "Square", NULL, a, NONE));
+  g->dx[1] = gated(g, "RsqrtGrad", NULL, a, grad);
+}
+
+/* SqrtGrad(y, dy) = 0.5 dy / y = out: d/dy = -(grad / y) out; d/d dy = 0.5 grad / y. */
+static void sqrt_grad_grad(mt_grad_ctx* g) {
+  TF_Output a = mt_g_x(g, 0), out = mt_g_y(g, 0), grad = g->dy[0];
+  TF_Output ga = gated(g, "RealDiv", "truediv", grad, a);
+  g->dx[0] = gated(g, "Mul", "mul", gated(g, "Neg", NULL, ga, NONE), out);
+  g->dx[1] = gated(g, "Mul", "mul_1", gated_scalar(g, 0.5, "mul_1/x"), ga);
+}
+
+/* ReciprocalGrad(y, dy) = -dy y^2: d/dy = grad (-2) dy y; d/d dy = ReciprocalGrad(y, grad). */
+static void reciprocal_grad_grad(mt_grad_ctx* g) {
+  TF_Output a = mt_g_x(g, 0), b = mt_g_x(g, 1), grad = g->dy[0];
+  TF_Output m = gated(g, "Mul", "mul", grad, gated_scalar(g, -2.0, "mul/y"));
+  g->dx[0] = gated(g, "Mul", "mul_2", gated(g, "Mul", "mul_1", m, b), a);
+  g->dx[1] = gated(g, "ReciprocalGrad", NULL, a, grad);
+}
+
 static const mt_grad_spec unary_grads[] = {
     {"Tan", tan_grad},         {"Erf", erf_grad},
     {"Sigmoid", sigmoid_grad}, {"Tanh", tanh_grad},
@@ -113,6 +176,11 @@ static const mt_grad_spec unary_grads[] = {
     {"Cos", cos_grad},         {"Floor", NULL},
     {"Ceil", NULL},            {"Round", NULL},
     {"Rint", NULL},            {"Sign", sign_grad},
+    {"SigmoidGrad", sigmoid_grad_grad},
+    {"TanhGrad", tanh_grad_grad},
+    {"RsqrtGrad", rsqrt_grad_grad},
+    {"SqrtGrad", sqrt_grad_grad},
+    {"ReciprocalGrad", reciprocal_grad_grad},
 };
 
 void mt_register_unary_grads(void) {
