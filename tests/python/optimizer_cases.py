@@ -66,7 +66,8 @@ def run(tf, name, ref=False, steps=10):
         slots = {s: [opt.get_slot(v, s) for v in (w, b, e)] for s in opt.get_slot_names()}
         out = {"slot_names": opt.get_slot_names(),
                "slot_vars": {s: [v.op.name for v in vs] for s, vs in slots.items()},
-               "opt_vars": sorted(v.op.name for v in opt.variables()), "steps": []}
+               "opt_vars": sorted(v.op.name for v in opt.variables()), "steps": [],
+               "nodes": sorted("%s %s" % (op.name, op.type) for op in g.get_operations())}
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             for _ in range(steps):

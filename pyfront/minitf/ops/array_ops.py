@@ -27,9 +27,8 @@ def placeholder_with_default(input, shape, name=None):  # noqa: A002
 
 
 def identity(input, name=None):  # noqa: A002
-    """A tensor with the same value, shape and dtype as `input` (op Identity)."""
-    if hasattr(input, "value") and not isinstance(input, ops.Tensor):
-        input = input.value()
+    """A tensor with the same value, shape and dtype as `input` (op Identity). A variable is
+    read inside the op's name scope ("Identity/ReadVariableOp"), as TensorFlow does."""
     return outputs_of(apply_op("Identity", input=input, name=name))
 
 

@@ -91,12 +91,19 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
                              b_is_sparse, output_type, name)
 
 
+def _is_resource_variable(x):
+    from minitf.ops import variables  # variables imports this module
+    return isinstance(x, variables.ResourceVariable)
+
+
 def cast(x, dtype, name=None):
     """x converted to `dtype` (tf.cast; op Cast). Returns x itself when it
     already has that dtype, as TensorFlow."""
     base_type = dtypes.as_dtype(dtype).base_dtype
     if isinstance(x, ops.Tensor) and x.dtype.base_dtype == base_type:
         return x
+    if _is_resource_variable(x) and x.dtype == base_type:
+        return x  # read later, where it is used (TensorFlow's behaviour)
     with ops.name_scope(name, "Cast", [x]) as name:
         x = ops.convert_to_tensor(x, name="x")
         if x.dtype.base_dtype == base_type:

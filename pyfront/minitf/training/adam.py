@@ -76,12 +76,12 @@ class AdamOptimizer(optimizer.Optimizer):
         lr = (lr_t * math_ops.sqrt(1 - beta2_power) / (1 - beta1_power))
         m = self.get_slot(var, "m")
         m_scaled_g_values = grad * (1 - beta1_t)
-        m_t = state_ops.assign(m, m * beta1_t, use_locking=self._use_locking)
+        m_t = _assign(m, m * beta1_t, self._use_locking)
         with ops.control_dependencies([m_t]):
             m_t = scatter_add(m, indices, m_scaled_g_values)
         v = self.get_slot(var, "v")
         v_scaled_g_values = (grad * grad) * (1 - beta2_t)
-        v_t = state_ops.assign(v, v * beta2_t, use_locking=self._use_locking)
+        v_t = _assign(v, v * beta2_t, self._use_locking)
         with ops.control_dependencies([v_t]):
             v_t = scatter_add(v, indices, v_scaled_g_values)
         v_sqrt = math_ops.sqrt(v_t)
@@ -106,9 +106,17 @@ class AdamOptimizer(optimizer.Optimizer):
         with ops.control_dependencies(update_ops):
             beta1_power, beta2_power = self._get_beta_accumulators()
             with ops.colocate_with(beta1_power):
-                update_beta1 = beta1_power.assign(beta1_power * self._beta1_t,
-                                                  use_locking=self._use_locking)
-                update_beta2 = beta2_power.assign(beta2_power * self._beta2_t,
-                                                  use_locking=self._use_locking)
+                update_beta1 = _assign(beta1_power, beta1_power * self._beta1_t,
+                                       self._use_locking)
+                update_beta2 = _assign(beta2_power, beta2_power * self._beta2_t,
+                                       self._use_locking)
         return control_flow_ops.group(*update_ops + [update_beta1, update_beta2],
                                       name=name_scope)
+
+
+def _assign(var, value, use_locking):
+    """state_ops.assign(var, value) as TensorFlow uses it here: a resource variable's assign is
+    not read back (TensorFlow returns an unread variable, and only its assign op is used)."""
+    if optimizer._is_resource(var):
+        return var.assign(value, use_locking=use_locking, read_value=False)
+    return var.assign(value, use_locking=use_locking)
