@@ -1,13 +1,15 @@
-/* Backward kernels the nn, conv and pooling gradients use (TensorFlow's ReluGrad,
- * BiasAddGrad, Conv2DBackpropFilter, MaxPoolGrad): the first set a TF1 training step needs.
- * float and double; NHWC (NCHW and other dtypes are refused with Unimplemented). Each loop
- * is plain and cache-friendly (innermost over channels); the heavy ones split the batch
- * across the intra-op pool. */
+/* Backward kernels of the elementwise math and activation gradients (SigmoidGrad, ...,
+ * ReluGrad, Relu6Grad, ...), BiasAddGrad, FusedBatchNormGrad(V2, V3) and LRNGrad. float and
+ * double where TensorFlow's CPU kernels have them (batch norm and LRN: float, half/bfloat16
+ * computed in float). The conv and pooling backward kernels live with their families
+ * (conv_ops.c, pooling_ops.c). */
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/window_util.h"
 
+#include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +17,6 @@ static int float_or_double(mt_kernel_ctx* ctx, TF_DataType dt) {
   if (dt == TF_FLOAT || dt == TF_DOUBLE) return 1;
   mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "%s is implemented for float and double, not %s",
                  ctx->op->op_type, mt_dtype_name(dt));
-  return 0;
-}
-
-static int nhwc(mt_kernel_ctx* ctx) {
-  if (!mt_is_nchw(ctx->op)) return 1;
-  mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "%s is implemented for NHWC only",
-                 ctx->op->op_type);
   return 0;
 }
 
@@ -170,206 +165,353 @@ static void bias_add_grad_shape(mt_shape_ctx* ctx) {
     ctx->out[0].dims[0] = mt_is_nchw(ctx->op) ? in->dims[1] : in->dims[in->rank - 1];
 }
 
-/* ---- window geometry shared by the conv filter and max pool backward ---- */
+/* ---- FusedBatchNormGrad, FusedBatchNormGradV2, FusedBatchNormGradV3 ----
+ *
+ * x and y_backprop viewed as [outer, C, inner] (NHWC: inner = 1; NCHW:
+ * outer = N); N = outer * inner values per channel. Training mode
+ * (reserve_space_1/2 = the batch mean and biased variance the forward
+ * saved):
+ *   x_backprop = scale / sqrt(var + eps) *
+ *                (dy - sum(dy) / N - (x - mean) * sum(dy * (x - mean)) / (N * (var + eps)))
+ * inference (reserve_space_1/2 = the population mean and variance):
+ *   x_backprop = dy * scale / sqrt(var + eps);
+ * both: scale_backprop = sum(dy * (x - mean)) / sqrt(var + eps),
+ * offset_backprop = sum(dy). Channel sums are in double over BN_GRAD_BLOCKS
+ * fixed blocks of rows added in order (the result does not depend on the
+ * thread count). half/bfloat16 compute in float. */
+#define BN_GRAD_BLOCKS 32
 
-typedef struct geom {
-  int64_t n, h, w, c;     /* input */
-  int64_t kh, kw, oc;     /* filter / window (oc: filter output channels) */
-  int64_t oh, ow;         /* output */
-  int64_t sh, sw, dh, dw; /* strides, dilations */
-  int64_t ph, pw;         /* padding before */
-} geom;
+typedef struct bn_grad_task {
+  const float *x, *dy, *scale, *mean, *var;
+  float* dx;
+  const float* k1; /* per channel: dx = k1 * dy + k2 * (x - mean) + k3 */
+  const float* k2;
+  const float* k3;
+  double* partial; /* [blocks][2][c]: sum(dy), sum(dy * (x - mean)) */
+  int64_t outer, c, inner, per_block;
+} bn_grad_task;
 
-static int spatial(mt_kernel_ctx* ctx, geom* g, const int64_t* strides, const int64_t* dil) {
-  const int mode = mt_padding_mode(ctx->op);
-  int np = 0;
-  const int64_t* pads = mt_attr_ints(ctx->op, "explicit_paddings", &np);
-  int64_t plo_h = 0, phi_h = 0, plo_w = 0, phi_w = 0;
-  if (mode == MT_PAD_EXPLICIT && np == 8) {
-    plo_h = pads[2], phi_h = pads[3], plo_w = pads[4], phi_w = pads[5];
-  }
-  g->sh = strides[1], g->sw = strides[2];
-  g->dh = dil ? dil[1] : 1, g->dw = dil ? dil[2] : 1;
-  return mt_windowed_size(g->h, g->kh, g->dh, g->sh, mode, plo_h, phi_h, 0, &g->oh, &g->ph,
-                          ctx->status) &&
-         mt_windowed_size(g->w, g->kw, g->dw, g->sw, mode, plo_w, phi_w, 0, &g->ow, &g->pw,
-                          ctx->status);
-}
-
-/* ---- Conv2DBackpropFilter: dfilter[kh,kw,ic,oc] = sum over n, oh, ow of
- * input[n, oh*s + kh*d - p, ...] * out_backprop[n, oh, ow, oc] ---- */
-
-typedef struct filt_job {
-  const geom* g;
-  const void* in;
-  const void* dy;
-  double* part; /* per batch item: kh*kw*c*oc partial sums */
-  int dbl;
-} filt_job;
-
-static void filter_rows(int64_t b0, int64_t b1, void* arg) {
-  const filt_job* j = arg;
-  const geom* g = j->g;
-  const int64_t fsz = g->kh * g->kw * g->c * g->oc;
-  for (int64_t b = b0; b < b1; b++) {
-    double* acc = j->part + b * fsz;
-    for (int64_t y = 0; y < g->oh; y++)
-      for (int64_t x = 0; x < g->ow; x++) {
-        const int64_t dyoff = ((b * g->oh + y) * g->ow + x) * g->oc;
-        for (int64_t ky = 0; ky < g->kh; ky++) {
-          const int64_t iy = y * g->sh + ky * g->dh - g->ph;
-          if (iy < 0 || iy >= g->h) continue;
-          for (int64_t kx = 0; kx < g->kw; kx++) {
-            const int64_t ix = x * g->sw + kx * g->dw - g->pw;
-            if (ix < 0 || ix >= g->w) continue;
-            const int64_t inoff = ((b * g->h + iy) * g->w + ix) * g->c;
-            double* a = acc + (ky * g->kw + kx) * g->c * g->oc;
-            for (int64_t ci = 0; ci < g->c; ci++) {
-              const double v = j->dbl ? ((const double*)j->in)[inoff + ci]
-                                      : ((const float*)j->in)[inoff + ci];
-              if (v == 0) continue;
-              double* row = a + ci * g->oc;
-              if (j->dbl) {
-                const double* d = (const double*)j->dy + dyoff;
-                for (int64_t o = 0; o < g->oc; o++) row[o] += v * d[o];
-              } else {
-                const float* d = (const float*)j->dy + dyoff;
-                for (int64_t o = 0; o < g->oc; o++) row[o] += v * d[o];
-              }
-            }
+MT_SIMD_CLONES static void bn_grad_sums(int64_t b, int64_t e, void* arg) {
+  const bn_grad_task* t = arg;
+  const int64_t c = t->c, inner = t->inner;
+  for (int64_t blk = b; blk < e; blk++) {
+    double* sdy = t->partial + blk * 2 * c;
+    double* sdx = sdy + c;
+    for (int64_t j = 0; j < 2 * c; j++) sdy[j] = 0;
+    const int64_t o1 = (blk + 1) * t->per_block < t->outer ? (blk + 1) * t->per_block : t->outer;
+    for (int64_t o = blk * t->per_block; o < o1; o++) {
+      const float* xr = t->x + o * c * inner;
+      const float* dr = t->dy + o * c * inner;
+      if (inner == 1) {
+        for (int64_t j = 0; j < c; j++) {
+          const double d = dr[j];
+          sdy[j] += d;
+          sdx[j] += d * ((double)xr[j] - t->mean[j]);
+        }
+      } else {
+        for (int64_t j = 0; j < c; j++) {
+          const double m = t->mean[j];
+          double s = 0, q = 0;
+          for (int64_t i = 0; i < inner; i++) {
+            const double d = dr[j * inner + i];
+            s += d;
+            q += d * ((double)xr[j * inner + i] - m);
           }
+          sdy[j] += s;
+          sdx[j] += q;
         }
       }
+    }
   }
 }
 
-static void backprop_filter_kernel(mt_kernel_ctx* ctx) {
-  const TF_Tensor *in = ctx->inputs[0], *sizes = ctx->inputs[1], *dy = ctx->inputs[2];
-  if (!float_or_double(ctx, in->dtype) || !nhwc(ctx)) return;
-  if (in->ndims != 4 || dy->ndims != 4 || sizes->ndims != 1 || sizes->dims[0] != 4) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropFilter: input and out_backprop must be 4-D and filter_sizes "
-                   "a 4-vector");
-    return;
+MT_SIMD_CLONES static void bn_grad_apply(int64_t b, int64_t e, void* arg) {
+  const bn_grad_task* t = arg;
+  const int64_t c = t->c, inner = t->inner;
+  for (int64_t o = b; o < e; o++) {
+    const float* xr = t->x + o * c * inner;
+    const float* dr = t->dy + o * c * inner;
+    float* yr = t->dx + o * c * inner;
+    if (inner == 1) {
+      for (int64_t j = 0; j < c; j++)
+        yr[j] = t->k1[j] * dr[j] + t->k2[j] * (xr[j] - t->mean[j]) + t->k3[j];
+    } else {
+      for (int64_t j = 0; j < c; j++) {
+        const float k1 = t->k1[j], k2 = t->k2[j], k3 = t->k3[j], m = t->mean[j];
+        for (int64_t i = 0; i < inner; i++)
+          yr[j * inner + i] = k1 * dr[j * inner + i] + k2 * (xr[j * inner + i] - m) + k3;
+      }
+    }
   }
-  const int32_t* fs = mt_tensor_data(sizes);
-  int ns = 0, nd = 0;
-  const int64_t* strides = mt_attr_ints(ctx->op, "strides", &ns);
-  const int64_t* dil = mt_attr_ints(ctx->op, "dilations", &nd);
-  if (ns != 4 || (nd != 0 && nd != 4)) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "strides and dilations must have 4 values");
-    return;
-  }
-  geom g = {.n = in->dims[0], .h = in->dims[1], .w = in->dims[2], .c = in->dims[3],
-            .kh = fs[0], .kw = fs[1], .oc = fs[3]};
-  if (fs[2] != g.c || fs[0] < 0 || fs[1] < 0 || fs[3] < 0) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropFilter: filter depth %d does not match input depth %lld",
-                   fs[2], (long long)g.c);
-    return;
-  }
-  if (!spatial(ctx, &g, strides, nd ? dil : NULL)) return;
-  if (dy->dims[0] != g.n || dy->dims[1] != g.oh || dy->dims[2] != g.ow || dy->dims[3] != g.oc) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropFilter: Size of out_backprop doesn't match computed");
-    return;
-  }
-  const int64_t fdims[4] = {g.kh, g.kw, g.c, g.oc};
-  TF_Tensor* out = mt_ctx_alloc(ctx, 0, in->dtype, fdims, 4);
-  if (!out) return;
-  const int64_t fsz = g.kh * g.kw * g.c * g.oc;
-  double* part = calloc((size_t)(g.n * fsz + 1), sizeof(double));
-  if (!part) {
-    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "out of memory in Conv2DBackpropFilter");
-    return;
-  }
-  filt_job job = {&g, mt_tensor_data(in), mt_tensor_data(dy), part, in->dtype == TF_DOUBLE};
-  mt_parallel_for(ctx, g.n, g.oh * g.ow * g.kh * g.kw * g.c * g.oc, filter_rows, &job);
-  for (int64_t b = 1; b < g.n; b++)
-    for (int64_t i = 0; i < fsz; i++) part[i] += part[b * fsz + i];
-  if (in->dtype == TF_DOUBLE)
-    memcpy(mt_tensor_data(out), part, sizeof(double) * (size_t)fsz);
-  else
-    for (int64_t i = 0; i < fsz; i++) ((float*)mt_tensor_data(out))[i] = (float)part[i];
-  free(part);
 }
 
-static void backprop_filter_shape(mt_shape_ctx* ctx) {
-  int64_t v[4];
-  if (mt_shape_input_as_ints(ctx, 1, v, 4) == 4) {
-    ctx->out[0].rank = 4;
-    memcpy(ctx->out[0].dims, v, sizeof v);
+/* A tensor's values as floats: its own data, or a converted copy (*owned). */
+static const float* as_floats(mt_kernel_ctx* ctx, const TF_Tensor* t, float** owned) {
+  *owned = NULL;
+  if (t->dtype == TF_FLOAT) return mt_tensor_data(t);
+  const int64_t n = mt_tensor_nelems(t);
+  if (!(*owned = mt_scratch((size_t)n * sizeof(float), ctx->status))) return NULL;
+  mt_to_float(t->dtype, mt_tensor_data(t), *owned, n);
+  return *owned;
+}
+
+static int bn_grad_check_vec(mt_kernel_ctx* ctx, int idx, const char* what, int64_t c) {
+  const TF_Tensor* v = ctx->inputs[idx];
+  char b[256];
+  if (v->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s must be 1-dimensional%s", what,
+                   mt_dims_str(v->dims, v->ndims, b, sizeof b));
+    return 0;
+  }
+  if (v->dims[0] != c) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "%s must have the same number of elements as the channels of x, got %lld "
+                   "and %lld", what, (long long)v->dims[0], (long long)c);
+    return 0;
+  }
+  return 1;
+}
+
+/* Shape checks; sets the [outer, C, inner] view. */
+static int bn_grad_setup(mt_kernel_ctx* ctx, int64_t* outer, int64_t* c, int64_t* inner) {
+  const TF_Tensor* dy = ctx->inputs[0];
+  const TF_Tensor* x = ctx->inputs[1];
+  const char* fmt = mt_op_attr_str(ctx->op, "data_format", "NHWC");
+  const int rank = strcmp(fmt, "NDHWC") == 0 || strcmp(fmt, "NCDHW") == 0 ? 5 : 4;
+  char a[256], b[256];
+  if (x->ndims != rank || dy->ndims != rank) {
+    const TF_Tensor* bad = dy->ndims != rank ? dy : x;
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input must be %d-dimensional%s", rank,
+                   mt_dims_str(bad->dims, bad->ndims, a, sizeof a));
+    return 0;
+  }
+  if (memcmp(x->dims, dy->dims, sizeof(int64_t) * (size_t)rank) != 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "x and y_backprop must have same shape, but x has shape %s and y_backprop "
+                   "has shape %s", mt_dims_str(x->dims, rank, a, sizeof a),
+                   mt_dims_str(dy->dims, rank, b, sizeof b));
+    return 0;
+  }
+  const int cdim = strcmp(fmt, "NCHW") == 0 || strcmp(fmt, "NCDHW") == 0 ? 1 : rank - 1;
+  *c = x->dims[cdim];
+  if (!bn_grad_check_vec(ctx, 2, "scale", *c) ||
+      !bn_grad_check_vec(ctx, 3, "reserve_space_1", *c) ||
+      !bn_grad_check_vec(ctx, 4, "reserve_space_2", *c))
+    return 0;
+  *outer = 1;
+  *inner = 1;
+  for (int d = 0; d < cdim; d++) *outer *= x->dims[d];
+  for (int d = cdim + 1; d < rank; d++) *inner *= x->dims[d];
+  return 1;
+}
+
+static void fused_batch_norm_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* x = ctx->inputs[1];
+  if (x->dtype != TF_FLOAT && !mt_is_half_type(x->dtype)) {
+    mt_kernel_unsupported(ctx, "T", x->dtype);
+    return;
+  }
+  int64_t outer, c, inner;
+  if (!bn_grad_setup(ctx, &outer, &c, &inner)) return;
+  const int training = mt_op_attr_bool(ctx->op, "is_training", 1);
+  const double eps = mt_op_attr_float(ctx->op, "epsilon", 1e-4f);
+  TF_Tensor* dx = mt_ctx_alloc(ctx, 0, x->dtype, x->dims, x->ndims);
+  TF_Tensor* ds = dx ? mt_ctx_alloc(ctx, 1, TF_FLOAT, &c, 1) : NULL;
+  TF_Tensor* doff = ds ? mt_ctx_alloc(ctx, 2, TF_FLOAT, &c, 1) : NULL;
+  const int64_t zero = 0;
+  if (!doff || !mt_ctx_alloc(ctx, 3, TF_FLOAT, &zero, 1) || !mt_ctx_alloc(ctx, 4, TF_FLOAT, &zero, 1))
+    return;
+  const int64_t n = outer * inner * c, count = outer * inner;
+  const int64_t blocks = outer < BN_GRAD_BLOCKS ? (outer > 0 ? outer : 1) : BN_GRAD_BLOCKS;
+  float *xo = NULL, *dyo = NULL, *dxo = NULL;
+  float* k = mt_scratch((size_t)(3 * c + 1) * sizeof(float), ctx->status);
+  double* partial = k ? mt_scratch((size_t)(blocks * 2 * c + 1) * sizeof(double), ctx->status)
+                      : NULL;
+  const float* xf = partial ? as_floats(ctx, x, &xo) : NULL;
+  const float* dyf = xf ? as_floats(ctx, ctx->inputs[0], &dyo) : NULL;
+  float* dxf = !dyf ? NULL
+               : x->dtype == TF_FLOAT ? mt_tensor_data(dx)
+                                      : (dxo = mt_scratch((size_t)(n + 1) * sizeof(float),
+                                                          ctx->status));
+  if (!dxf) goto done;
+  bn_grad_task t = {xf, dyf, mt_tensor_data(ctx->inputs[2]), mt_tensor_data(ctx->inputs[3]),
+                    mt_tensor_data(ctx->inputs[4]), dxf, k, k + c, k + 2 * c, partial,
+                    outer, c, inner, (outer + blocks - 1) / blocks};
+  if (t.per_block < 1) t.per_block = 1;
+  mt_parallel_for(ctx, blocks, t.per_block * c * inner * 4, bn_grad_sums, &t);
+  float* dsv = mt_tensor_data(ds);
+  float* dov = mt_tensor_data(doff);
+  for (int64_t j = 0; j < c; j++) {
+    double sdy = 0, sdx = 0;
+    for (int64_t b = 0; b < blocks; b++) {
+      sdy += partial[b * 2 * c + j];
+      sdx += partial[b * 2 * c + c + j];
+    }
+    const double ve = (double)t.var[j] + eps, inv = 1 / sqrt(ve), s = t.scale[j];
+    dsv[j] = (float)(sdx * inv);
+    dov[j] = (float)sdy;
+    if (training && count > 0) {
+      k[j] = (float)(s * inv);
+      k[c + j] = (float)(-s * inv * sdx / ((double)count * ve));
+      k[2 * c + j] = (float)(-s * inv * sdy / (double)count);
+    } else {
+      k[j] = (float)(s * inv);
+      k[c + j] = 0;
+      k[2 * c + j] = 0;
+    }
+  }
+  if (n > 0) {
+    mt_parallel_for(ctx, outer, c * inner * 4, bn_grad_apply, &t);
+    if (dxo) mt_from_float(x->dtype, dxo, mt_tensor_data(dx), n);
+  }
+done:
+  free(xo);
+  free(dyo);
+  free(dxo);
+  free(partial);
+  free(k);
+}
+
+/* TensorFlow's FusedBatchNormGradShape. */
+static void fused_batch_norm_grad_shape(mt_shape_ctx* ctx) {
+  const char* fmt = mt_op_attr_str(ctx->op, "data_format", "NHWC");
+  const int rank = strcmp(fmt, "NDHWC") == 0 || strcmp(fmt, "NCDHW") == 0 ? 5 : 4;
+  const int cdim = strcmp(fmt, "NCHW") == 0 || strcmp(fmt, "NCDHW") == 0 ? 1 : rank - 1;
+  if (!mt_shape_with_rank(ctx, 0, rank) || !mt_shape_with_rank(ctx, 1, rank)) return;
+  int64_t c = ctx->in[0].rank == rank ? ctx->in[0].dims[cdim] : -1;
+  if (ctx->in[1].rank == rank && !mt_merge_dim(ctx, c, ctx->in[1].dims[cdim], &c)) return;
+  for (int i = 2; i < 5; i++) {
+    if (!mt_shape_with_rank(ctx, i, 1)) return;
+    if (ctx->in[i].rank == 1 && !mt_merge_dim(ctx, c, ctx->in[i].dims[0], &c)) return;
+  }
+  if (ctx->in[0].rank == rank) {
+    ctx->out[0] = ctx->in[0];
+    ctx->out[0].dims[cdim] = c;
   } else {
-    ctx->out[0].rank = 4;
-    for (int i = 0; i < 4; i++) ctx->out[0].dims[i] = -1;
+    ctx->out[0].rank = rank;
+    for (int d = 0; d < rank; d++) ctx->out[0].dims[d] = d == cdim ? c : -1;
   }
+  const int64_t zero = 0;
+  ctx->out[1] = mt_shape_make(&c, 1);
+  ctx->out[2] = mt_shape_make(&c, 1);
+  ctx->out[3] = mt_shape_make(&zero, 1);
+  ctx->out[4] = mt_shape_make(&zero, 1);
 }
 
-/* ---- MaxPoolGrad: each window's gradient goes to the first position of its maximum (the
- * order TensorFlow's CPU kernel scans: rows, then columns) ---- */
-static void max_pool_grad_kernel(mt_kernel_ctx* ctx) {
-  const TF_Tensor *x = ctx->inputs[0], *y = ctx->inputs[1], *dy = ctx->inputs[2];
-  if (!float_or_double(ctx, x->dtype) || !nhwc(ctx)) return;
-  int nk = 0, ns = 0;
-  const int64_t* k = mt_attr_ints(ctx->op, "ksize", &nk);
-  const int64_t* s = mt_attr_ints(ctx->op, "strides", &ns);
-  if (x->ndims != 4 || nk != 4 || ns != 4 || k[0] != 1 || k[3] != 1 || s[0] != 1 || s[3] != 1) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "MaxPoolGrad: 4-D input with ksize/strides of 1 on batch and depth required");
+/* ---- LRNGrad ----
+ *
+ * TensorFlow's CPU formula, per pixel along the depth: with the window
+ * W(j) = [j - r, j + r] inside the depth, N_j = bias + alpha * sum over W(j)
+ * of x^2, y = LRN(x) and g the incoming gradient,
+ *   dx_k = g_k * N_k^-beta - 2 alpha beta x_k * sum over j in W(k) of g_j y_j / N_j
+ * (the window is symmetric: the j whose window holds k are W(k)). A channel
+ * whose g is 0 contributes nothing (TensorFlow skips it), so dx_k is 0 when
+ * no g in W(k) is nonzero, whatever x_k is. Double sums, float result. */
+typedef struct lrn_grad_task {
+  const float *g, *x, *y;
+  float* dx;
+  int64_t depth, radius;
+  double bias, alpha, beta;
+  atomic_int oom;
+} lrn_grad_task;
+
+static void lrn_grad_rows(int64_t begin, int64_t end, void* arg) {
+  lrn_grad_task* t = arg;
+  const int64_t dep = t->depth, r = t->radius;
+  double* tj = malloc((size_t)(2 * dep + 1) * sizeof(double));
+  if (!tj) {
+    atomic_store(&t->oom, 1);
     return;
   }
-  geom g = {.n = x->dims[0], .h = x->dims[1], .w = x->dims[2], .c = x->dims[3],
-            .kh = k[1], .kw = k[2]};
-  if (!spatial(ctx, &g, s, NULL)) return;
-  const int64_t want[4] = {g.n, g.oh, g.ow, g.c};
-  if (y->ndims != 4 || dy->ndims != 4 || memcmp(y->dims, want, sizeof want) != 0 ||
-      memcmp(dy->dims, want, sizeof want) != 0) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "MaxPoolGrad: orig_output and grad must have the pooled shape");
-    return;
+  double* pw = tj + dep;
+  for (int64_t p = begin; p < end; p++) {
+    const float *g = t->g + p * dep, *x = t->x + p * dep, *y = t->y + p * dep;
+    float* dx = t->dx + p * dep;
+    for (int64_t j = 0; j < dep; j++) {
+      tj[j] = pw[j] = 0;
+      if (g[j] == 0) continue;
+      const int64_t lo = j - r < 0 ? 0 : j - r, hi = j + r + 1 > dep ? dep : j + r + 1;
+      double s = 0;
+      for (int64_t k = lo; k < hi; k++) s += (double)x[k] * x[k];
+      const double norm = t->bias + t->alpha * s;
+      pw[j] = g[j] * pow(norm, -t->beta);
+      tj[j] = g[j] * (double)y[j] / norm;
+    }
+    for (int64_t k = 0; k < dep; k++) {
+      const int64_t lo = k - r < 0 ? 0 : k - r, hi = k + r + 1 > dep ? dep : k + r + 1;
+      double s = 0;
+      int any = 0;
+      for (int64_t j = lo; j < hi; j++)
+        if (g[j] != 0) s += tj[j], any = 1;
+      dx[k] = any ? (float)(pw[k] - 2 * t->alpha * t->beta * x[k] * s) : 0.0f;
+    }
   }
-  TF_Tensor* out = mt_ctx_alloc(ctx, 0, x->dtype, x->dims, 4);
-  if (!out) return;
-  const int dbl = x->dtype == TF_DOUBLE;
-  const size_t es = dbl ? sizeof(double) : sizeof(float);
-  memset(mt_tensor_data(out), 0, es * (size_t)mt_tensor_nelems(x));
-#define AT(t, i) (dbl ? ((const double*)mt_tensor_data(t))[i] : ((const float*)mt_tensor_data(t))[i])
-  for (int64_t b = 0; b < g.n; b++)
-    for (int64_t oy = 0; oy < g.oh; oy++)
-      for (int64_t ox = 0; ox < g.ow; ox++)
-        for (int64_t c = 0; c < g.c; c++) {
-          const int64_t yi = ((b * g.oh + oy) * g.ow + ox) * g.c + c;
-          int64_t best = -1;
-          double bv = 0;
-          for (int64_t ky = 0; ky < g.kh; ky++) {
-            const int64_t iy = oy * g.sh + ky - g.ph;
-            if (iy < 0 || iy >= g.h) continue;
-            for (int64_t kx = 0; kx < g.kw; kx++) {
-              const int64_t ix = ox * g.sw + kx - g.pw;
-              if (ix < 0 || ix >= g.w) continue;
-              const int64_t xi = ((b * g.h + iy) * g.w + ix) * g.c + c;
-              const double v = AT(x, xi);
-              if (best < 0 || v > bv) {
-                best = xi;
-                bv = v;
-              }
-            }
-          }
-          if (best < 0) continue;
-          if (dbl)
-            ((double*)mt_tensor_data(out))[best] += AT(dy, yi);
-          else
-            ((float*)mt_tensor_data(out))[best] += (float)AT(dy, yi);
-        }
-#undef AT
+  free(tj);
 }
 
-static void same_as_input0(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[0]; }
+static void lrn_grad_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *g = ctx->inputs[0], *x = ctx->inputs[1], *y = ctx->inputs[2];
+  const int64_t radius = mt_op_attr_int(ctx->op, "depth_radius", 5);
+  if (radius > INT_MAX || radius < 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "depth_radius = %lld larger than int max",
+                   (long long)radius);
+    return;
+  }
+  if (g->dtype != TF_FLOAT && g->dtype != TF_HALF) { /* TensorFlow's CPU kernels */
+    mt_kernel_unsupported(ctx, "T", g->dtype);
+    return;
+  }
+  if (g->ndims != 4 || x->ndims != 4) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "inputs must be 4-dimensional");
+    return;
+  }
+  if (!same_dims(g, x) || !same_dims(g, y)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "input_grads, input_image, and out_image should have the same shape");
+    return;
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, g->dtype, g->dims, 4);
+  const int64_t n = mt_tensor_nelems(g), depth = g->dims[3];
+  if (!out || n == 0) return;
+  float *go = NULL, *xo = NULL, *yo = NULL, *oo = NULL;
+  lrn_grad_task t = {as_floats(ctx, g, &go)};
+  t.x = t.g ? as_floats(ctx, x, &xo) : NULL;
+  t.y = t.x ? as_floats(ctx, y, &yo) : NULL;
+  t.dx = !t.y ? NULL
+         : g->dtype == TF_FLOAT ? mt_tensor_data(out)
+                                : (oo = mt_scratch((size_t)n * sizeof(float), ctx->status));
+  if (t.dx) {
+    t.depth = depth;
+    t.radius = radius;
+    t.bias = mt_op_attr_float(ctx->op, "bias", 1.0f);
+    t.alpha = mt_op_attr_float(ctx->op, "alpha", 1.0f);
+    t.beta = mt_op_attr_float(ctx->op, "beta", 0.5f);
+    atomic_init(&t.oom, 0);
+    const int64_t w = 2 * (radius < depth ? radius : depth) + 1;
+    mt_parallel_for(ctx, n / depth, depth * (2 * w + 8), lrn_grad_rows, &t);
+    if (atomic_load(&t.oom))
+      mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM in LRNGrad");
+    else if (oo)
+      mt_from_float(g->dtype, oo, mt_tensor_data(out), n);
+  }
+  free(go);
+  free(xo);
+  free(yo);
+  free(oo);
+}
 
-#define CONV_ATTRS                                                                   \
-  "T: {half, bfloat16, float, double}; strides: list(int); use_cudnn_on_gpu: bool = true;" \
-  " padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = [];"      \
-  " data_format: {'NHWC', 'NCHW'} = 'NHWC'; dilations: list(int) = [1, 1, 1, 1]"
+/* TensorFlow's LRNGrad shape: rank 4, the three inputs merged. */
+static void lrn_grad_shape(mt_shape_ctx* ctx) {
+  mt_shape s;
+  if (!mt_shape_with_rank(ctx, 0, 4) || !mt_merge_shape(ctx, &ctx->in[0], &ctx->in[1], &s) ||
+      !mt_merge_shape(ctx, &s, &ctx->in[2], &s))
+    return;
+  if (s.rank < 0) {
+    s.rank = 4;
+    for (int d = 0; d < 4; d++) s.dims[d] = -1;
+  }
+  ctx->out[0] = s;
+}
 
 #define MATH_GRAD(NAME, KERNEL)                                                          \
   {.name = NAME, .inputs = "y: T, dy: T", .outputs = "z: T",                              \
@@ -398,15 +540,34 @@ static const mt_op_spec backprop_specs[] = {
     {.name = "BiasAddGrad", .inputs = "out_backprop: T", .outputs = "output: T",
      .attrs = "T: numbertype; data_format: {'NHWC', 'NCHW'} = 'NHWC'",
      .shape = bias_add_grad_shape, .kernel = bias_add_grad_kernel},
-    {.name = "Conv2DBackpropFilter",
-     .inputs = "input: T, filter_sizes: int32, out_backprop: T", .outputs = "output: T",
-     .attrs = CONV_ATTRS, .shape = backprop_filter_shape, .kernel = backprop_filter_kernel},
-    {.name = "MaxPoolGrad", .inputs = "orig_input: T, orig_output: T, grad: T",
+    {.name = "FusedBatchNormGrad",
+     .inputs = "y_backprop: T, x: T, scale: T, reserve_space_1: T, reserve_space_2: T",
+     .outputs = "x_backprop: T, scale_backprop: T, offset_backprop: T, reserve_space_3: T,"
+                " reserve_space_4: T",
+     .attrs = "T: {float}; epsilon: float = 0.0001; data_format: {'NHWC', 'NCHW'} = 'NHWC';"
+              " is_training: bool = true",
+     .shape = fused_batch_norm_grad_shape, .kernel = fused_batch_norm_grad_kernel},
+    {.name = "FusedBatchNormGradV2",
+     .inputs = "y_backprop: T, x: T, scale: float, reserve_space_1: U, reserve_space_2: U",
+     .outputs = "x_backprop: T, scale_backprop: U, offset_backprop: U, reserve_space_3: U,"
+                " reserve_space_4: U",
+     .attrs = "T: {half, bfloat16, float}; U: {float}; epsilon: float = 0.0001;"
+              " data_format: {'NHWC', 'NCHW'} = 'NHWC'; is_training: bool = true",
+     .shape = fused_batch_norm_grad_shape, .kernel = fused_batch_norm_grad_kernel},
+    {.name = "FusedBatchNormGradV3",
+     .inputs = "y_backprop: T, x: T, scale: float, reserve_space_1: U, reserve_space_2: U,"
+               " reserve_space_3: U",
+     .outputs = "x_backprop: T, scale_backprop: U, offset_backprop: U, reserve_space_4: U,"
+                " reserve_space_5: U",
+     .attrs = "T: {half, bfloat16, float}; U: {float}; epsilon: float = 0.0001;"
+              " data_format: {'NHWC', 'NCHW', 'NDHWC', 'NCDHW'} = 'NHWC';"
+              " is_training: bool = true",
+     .shape = fused_batch_norm_grad_shape, .kernel = fused_batch_norm_grad_kernel},
+    {.name = "LRNGrad", .inputs = "input_grads: T, input_image: T, output_image: T",
      .outputs = "output: T",
-     .attrs = "ksize: list(int) >= 4; strides: list(int) >= 4;"
-              " padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = [];"
-              " data_format: {'NHWC', 'NCHW'} = 'NHWC'; T: realnumbertype = DT_FLOAT",
-     .shape = same_as_input0, .kernel = max_pool_grad_kernel},
+     .attrs = "depth_radius: int = 5; bias: float = 1; alpha: float = 1; beta: float = 0.5;"
+              " T: {half, bfloat16, float} = DT_FLOAT",
+     .shape = lrn_grad_shape, .kernel = lrn_grad_kernel},
 };
 
 void mt_register_backprop_ops(void) {

@@ -1,17 +1,21 @@
-/* Convolutions: Conv2D, DepthwiseConv2dNative, Conv2DBackpropInput.
+/* Convolutions: Conv2D, DepthwiseConv2dNative and their backward ops
+ * Conv2DBackpropInput, Conv2DBackpropFilter,
+ * DepthwiseConv2dNativeBackpropInput, DepthwiseConv2dNativeBackpropFilter.
  * Signatures, shape functions and CPU dtypes are TensorFlow's (nn_ops.cc,
  * common_shape_fns.cc, conv_ops.cc, depthwise_conv_op.cc,
- * conv_grad_input_ops.cc).
+ * conv_grad_input_ops.cc, conv_grad_filter_ops.cc).
  *
  * Kernels compute in NHWC on a "work type": float (for float, half and
  * bfloat16, which are converted once), double or int32. NCHW tensors are
  * transposed to NHWC and back. Conv2D and its input gradient are
  * im2col/col2im + GEMM (BLAS for double and transposed products, an
  * AVX-512 kernel of our own for float forward tiles where the CPU has it)
- * tiled over output rows so the patch matrix stays small; a 1x1 stride-1
- * unpadded conv and a conv whose window covers the whole input use the
- * input as the patch matrix directly. Depthwise convolution is a direct loop over channels, rows
- * shared out over the intra-op threads. */
+ * tiled over output rows so the patch matrix stays small; the filter
+ * gradient is im2col + GEMM too (patches^T * out_backprop, summed over
+ * tiles). A 1x1 stride-1 unpadded conv and a conv whose window covers the
+ * whole input use the input as the patch matrix directly. Depthwise
+ * convolution and its gradients are direct loops over channels, rows shared
+ * out over the intra-op threads. */
 #include <cblas.h>
 #include <stdatomic.h>
 #include <limits.h>
@@ -268,75 +272,29 @@ static void backprop_input_shape(mt_shape_ctx* ctx) {
   }
 }
 
-/* ---- work buffers ---- */
-
-static TF_DataType work_type(TF_DataType dt) {
-  return mt_is_half_type(dt) ? TF_FLOAT : dt;
-}
-
-/* Tensor data as NHWC in the work type. *owned receives a buffer to free
- * (NULL when the tensor's own data is used). NULL + status on OOM. */
-static const void* to_work(mt_kernel_ctx* ctx, const TF_Tensor* t, int transpose, void** owned) {
-  const int64_t n = mt_tensor_nelems(t);
-  const void* data = mt_tensor_data(t);
-  const TF_DataType wt = work_type(t->dtype);
-  const size_t es = TF_DataTypeSize(wt);
-  void* conv = NULL;
-  *owned = NULL;
-  if (mt_is_half_type(t->dtype)) {
-    conv = mt_scratch((size_t)n * es, ctx->status);
-    if (!conv) return NULL;
-    mt_to_float(t->dtype, data, conv, n);
-    data = conv;
+/* The shape a sizes input (filter_sizes, input_sizes) holds, of rank 4
+ * (TensorFlow's MakeShapeFromShapeTensor + WithRank(4)). */
+static void shape_from_sizes(mt_shape_ctx* ctx, int idx) {
+  mt_shape s;
+  if (!mt_shape_with_rank(ctx, idx, 1)) return;
+  if (!mt_shape_input_as_shape(ctx, idx, &s)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Input %d is not a shape", idx);
+    return;
   }
-  if (transpose) {
-    void* tr = mt_scratch((size_t)n * es, ctx->status);
-    if (!tr) {
-      free(conv);
-      return NULL;
-    }
-    mt_transpose_last2(data, tr, t->dims[0], t->dims[1], t->dims[2] * t->dims[3], es);
-    free(conv);
-    conv = tr;
-    data = tr;
+  if (s.rank >= 0 && s.rank != 4) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape must be rank 4 but is rank %d",
+                   s.rank);
+    return;
   }
-  *owned = conv;
-  return data;
+  if (s.rank < 0) {
+    s.rank = 4;
+    for (int d = 0; d < 4; d++) s.dims[d] = -1;
+  }
+  ctx->out[0] = s;
 }
 
-/* Where the kernel writes its NHWC work-type result: the output tensor
- * itself when no conversion is needed, else a scratch buffer. */
-static void* out_work(mt_kernel_ctx* ctx, TF_Tensor* out, int nchw, void** owned) {
-  *owned = NULL;
-  if (!nchw && !mt_is_half_type(out->dtype)) return mt_tensor_data(out);
-  const size_t es = TF_DataTypeSize(work_type(out->dtype));
-  *owned = mt_scratch((size_t)mt_tensor_nelems(out) * es, ctx->status);
-  return *owned;
-}
-
-/* Moves an NHWC work result into `out` (NCHW and/or half). */
-static int finish_out(mt_kernel_ctx* ctx, TF_Tensor* out, int nchw, void* work) {
-  if (!work || work == mt_tensor_data(out)) return 1;
-  const int64_t n = mt_tensor_nelems(out);
-  const size_t es = TF_DataTypeSize(work_type(out->dtype));
-  const int half = mt_is_half_type(out->dtype);
-  void* src = work;
-  void* tmp = NULL;
-  if (nchw) {
-    void* dst = mt_tensor_data(out);
-    if (half) {
-      tmp = mt_scratch((size_t)n * es, ctx->status);
-      if (!tmp) return 0;
-      dst = tmp;
-    }
-    /* out dims [N, C, H, W]: NHWC is [N, H*W, C] */
-    mt_transpose_last2(work, dst, out->dims[0], out->dims[2] * out->dims[3], out->dims[1], es);
-    src = dst;
-  }
-  if (half) mt_from_float(out->dtype, src, mt_tensor_data(out), n);
-  free(tmp);
-  return 1;
-}
+static void backprop_filter_shape(mt_shape_ctx* ctx) { shape_from_sizes(ctx, 1); }
+static void dw_backprop_input_shape(mt_shape_ctx* ctx) { shape_from_sizes(ctx, 0); }
 
 /* ---- GEMM on the work type ---- */
 
@@ -732,6 +690,125 @@ static int conv_backward_input(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataTy
   return 1;
 }
 
+/* c[m, n] += a[k, m]^T * b[k, n] (row-major, leading dimensions): the
+ * filter gradient's product of patches and out_backprop. */
+static void gemm_tn_acc(TF_DataType wt, int64_t m, int64_t n, int64_t k, const void* a,
+                        int64_t lda, const void* b, int64_t ldb, void* c, int64_t ldc) {
+  if (m == 0 || n == 0 || k == 0) return;
+  if (wt == TF_FLOAT)
+    scipy_cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
+                      (int)lda, b, (int)ldb, 1.0f, c, (int)ldc);
+  else
+    scipy_cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a,
+                      (int)lda, b, (int)ldb, 1.0, c, (int)ldc);
+}
+
+/* Filter-gradient sums go to a fixed number of chunk accumulators (each
+ * chunk of tiles added by one thread, chunks added in order), so the result
+ * does not depend on the thread count or on which thread ran what. */
+#define FILT_MAX_CHUNKS 16
+#define FILT_MAX_PART_BYTES ((int64_t)64 << 20)
+
+typedef struct filt_task {
+  const conv_geom* g;
+  TF_DataType wt;
+  const void* x;
+  const void* dy;
+  char* parts; /* per chunk: [k, oc] */
+  int64_t step, total, k, ntiles, per_chunk;
+  int direct;
+  atomic_int oom;
+  mt_shared_loop chunks;
+} filt_task;
+
+/* One thread's share: claims chunks; per tile and group, im2col of the
+ * tile's output pixels, then the chunk's [k, ocg] block += patches^T * dy. */
+static void filt_worker(int64_t wb, int64_t we, void* arg) {
+  filt_task* ft = arg;
+  const conv_geom* g = ft->g;
+  const size_t es = TF_DataTypeSize(ft->wt);
+  const int64_t cg = g->kic, ocg = g->oc / g->groups, k = ft->k, fsz = k * g->oc;
+  char* col = NULL;
+  (void)wb, (void)we;
+  if (!ft->direct && !(col = malloc((size_t)(ft->step * k) * es))) {
+    atomic_store(&ft->oom, 1);
+    return;
+  }
+  col_task t = {g, ft->x, NULL, col, es, 0, 0, cg, k, ft->wt};
+  int64_t c, ce;
+  while (mt_claim_chunk(&ft->chunks, &c, &ce)) {
+    char* acc = ft->parts + (size_t)(c * fsz) * es;
+    memset(acc, 0, (size_t)fsz * es);
+    const int64_t t1 = (c + 1) * ft->per_chunk < ft->ntiles ? (c + 1) * ft->per_chunk : ft->ntiles;
+    for (int64_t tile = c * ft->per_chunk; tile < t1; tile++) {
+      const int64_t r = tile * ft->step;
+      const int64_t rows = ft->total - r < ft->step ? ft->total - r : ft->step;
+      for (int64_t grp = 0; grp < g->groups; grp++) {
+        const void* a = (const char*)ft->x + (size_t)(r * k) * es;
+        if (!ft->direct) {
+          t.row0 = r;
+          t.c0 = grp * cg;
+          im2col_rows(0, rows, &t);
+          a = col;
+        }
+        gemm_tn_acc(ft->wt, k, ocg, rows, a, k,
+                    (const char*)ft->dy + (size_t)(r * g->oc + grp * ocg) * es, g->oc,
+                    acc + (size_t)(grp * ocg) * es, g->oc);
+      }
+    }
+    (void)ce;
+  }
+  free(col);
+}
+
+/* dfilter[k, oc] = patches(x)^T * dy per group (x, dy NHWC; dfilter in
+ * the filter's [kh, kw, kic, oc] layout, which is [k, oc]). */
+static int conv_backward_filter(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt,
+                                const void* x, const void* dy, void* df) {
+  const int64_t k = g->kh * g->kw * g->kic, fsz = k * g->oc;
+  const size_t es = TF_DataTypeSize(wt);
+  if (!check_gemm_dims(ctx, k, g->oc)) return 0;
+  filt_task ft = {g, wt, x, dy, NULL, 0, g->n * g->oh * g->ow, k, 0, 0, 0, 0};
+  const int unpadded = g->pt == 0 && g->pl == 0;
+  const int one_by_one = g->kh == 1 && g->kw == 1 && g->sh == 1 && g->sw == 1;
+  const int whole = g->kh == g->ih && g->kw == g->iw && g->oh == 1 && g->ow == 1;
+  ft.direct = g->groups == 1 && unpadded && (one_by_one || whole);
+  memset(df, 0, (size_t)fsz * es);
+  if (ft.total == 0 || fsz == 0) return 1;
+  ft.step = tile_rows(k, ft.total);
+  if (ft.step > INT_MAX / 2) ft.step = INT_MAX / 2;
+  ft.ntiles = (ft.total + ft.step - 1) / ft.step;
+  int64_t nchunks = ft.ntiles < FILT_MAX_CHUNKS ? ft.ntiles : FILT_MAX_CHUNKS;
+  const int64_t fit = FILT_MAX_PART_BYTES / (fsz * (int64_t)es);
+  if (nchunks > fit) nchunks = fit > 1 ? fit : 1;
+  ft.per_chunk = (ft.ntiles + nchunks - 1) / nchunks;
+  nchunks = (ft.ntiles + ft.per_chunk - 1) / ft.per_chunk;
+  ft.parts = mt_scratch((size_t)(nchunks * fsz) * es, ctx->status);
+  if (!ft.parts) return 0;
+  ft.chunks.n = nchunks;
+  ft.chunks.grain = 1;
+  atomic_init(&ft.chunks.next, 0);
+  run_single_blas(ctx, wt, nchunks, 2 * ft.per_chunk * ft.step * k * g->oc, filt_worker, &ft);
+  if (atomic_load(&ft.oom)) {
+    free(ft.parts);
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM allocating the im2col buffer");
+    return 0;
+  }
+  for (int64_t c = 0; c < nchunks; c++) {
+    if (wt == TF_FLOAT) {
+      const float* p = (const float*)ft.parts + c * fsz;
+      float* o = df;
+      for (int64_t i = 0; i < fsz; i++) o[i] += p[i];
+    } else {
+      const double* p = (const double*)ft.parts + c * fsz;
+      double* o = df;
+      for (int64_t i = 0; i < fsz; i++) o[i] += p[i];
+    }
+  }
+  free(ft.parts);
+  return 1;
+}
+
 /* ---- depthwise ---- */
 
 typedef struct dw_task {
@@ -798,6 +875,125 @@ typedef struct dw_task {
   }
 DW_ROWS_(float)
 DW_ROWS_(double)
+
+/* Input rows [b, e) of (image, row) of DepthwiseConv2dNativeBackpropInput,
+ * gathered (no two rows write the same pixel): each input pixel sums, over
+ * the taps whose output pixel exists, out_backprop times the filter (y is
+ * dx, x is out_backprop in the task). */
+#define DW_BWD_INPUT_(CT)                                                                 \
+  MT_SIMD_CLONES static void dw_bwd_input_##CT(int64_t b, int64_t e, void* arg) {         \
+    const dw_task* t = arg;                                                               \
+    const conv_geom* g = t->g;                                                            \
+    const CT* dy = t->x;                                                                  \
+    const CT* f = t->f;                                                                   \
+    const int64_t c = g->ic, m = t->mult, oc = c * m;                                     \
+    for (int64_t row = b; row < e; row++) {                                               \
+      const int64_t img = row / g->ih, iy = row % g->ih;                                  \
+      for (int64_t ix = 0; ix < g->iw; ix++) {                                            \
+        CT* o = (CT*)t->y + (row * g->iw + ix) * c;                                       \
+        for (int64_t j = 0; j < c; j++) o[j] = 0;                                         \
+        for (int64_t ky = 0; ky < g->kh; ky++) {                                          \
+          const int64_t ty = iy + g->pt - ky * g->dh;                                     \
+          if (ty < 0 || ty % g->sh != 0 || ty / g->sh >= g->oh) continue;                 \
+          for (int64_t kx = 0; kx < g->kw; kx++) {                                        \
+            const int64_t tx = ix + g->pl - kx * g->dw;                                   \
+            if (tx < 0 || tx % g->sw != 0 || tx / g->sw >= g->ow) continue;               \
+            const CT* d = dy + ((img * g->oh + ty / g->sh) * g->ow + tx / g->sw) * oc;    \
+            const CT* fk = f + (ky * g->kw + kx) * oc;                                    \
+            if (m == 1) {                                                                 \
+              for (int64_t j = 0; j < c; j++) o[j] += d[j] * fk[j];                       \
+            } else {                                                                      \
+              for (int64_t j = 0; j < c; j++) {                                           \
+                CT s = 0;                                                                 \
+                for (int64_t q = 0; q < m; q++) s += d[j * m + q] * fk[j * m + q];        \
+                o[j] += s;                                                                \
+              }                                                                           \
+            }                                                                             \
+          }                                                                               \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+DW_BWD_INPUT_(float)
+DW_BWD_INPUT_(double)
+
+/* DepthwiseConv2dNativeBackpropFilter: partial sums over fixed blocks of
+ * output rows (blocks added in order: the result does not depend on the
+ * thread count). */
+#define DW_FILT_BLOCKS 32
+typedef struct dw_filt_task {
+  const conv_geom* g;
+  const void* x;
+  const void* dy;
+  void* parts; /* per block: [kh, kw, ic * mult] */
+  int64_t mult, rows, per_block;
+} dw_filt_task;
+
+#define DW_BWD_FILTER_(CT)                                                                \
+  MT_SIMD_CLONES static void dw_bwd_filter_##CT(int64_t b, int64_t e, void* arg) {        \
+    const dw_filt_task* t = arg;                                                          \
+    const conv_geom* g = t->g;                                                            \
+    const CT* x = t->x;                                                                   \
+    const int64_t c = g->ic, m = t->mult, oc = c * m, fsz = g->kh * g->kw * oc;           \
+    for (int64_t blk = b; blk < e; blk++) {                                               \
+      CT* acc = (CT*)t->parts + blk * fsz;                                                \
+      for (int64_t i = 0; i < fsz; i++) acc[i] = 0;                                       \
+      const int64_t r1 = (blk + 1) * t->per_block < t->rows ? (blk + 1) * t->per_block    \
+                                                            : t->rows;                    \
+      for (int64_t row = blk * t->per_block; row < r1; row++) {                           \
+        const int64_t img = row / g->oh, oy = row % g->oh;                                \
+        for (int64_t ox = 0; ox < g->ow; ox++) {                                          \
+          const CT* d = (const CT*)t->dy + (row * g->ow + ox) * oc;                       \
+          for (int64_t ky = 0; ky < g->kh; ky++) {                                        \
+            const int64_t iy = oy * g->sh - g->pt + ky * g->dh;                           \
+            if (iy < 0 || iy >= g->ih) continue;                                          \
+            for (int64_t kx = 0; kx < g->kw; kx++) {                                      \
+              const int64_t ix = ox * g->sw - g->pl + kx * g->dw;                         \
+              if (ix < 0 || ix >= g->iw) continue;                                        \
+              const CT* xin = x + ((img * g->ih + iy) * g->iw + ix) * c;                  \
+              CT* a = acc + (ky * g->kw + kx) * oc;                                       \
+              if (m == 1) {                                                               \
+                for (int64_t j = 0; j < c; j++) a[j] += xin[j] * d[j];                    \
+              } else {                                                                    \
+                for (int64_t j = 0; j < c; j++)                                           \
+                  for (int64_t q = 0; q < m; q++) a[j * m + q] += xin[j] * d[j * m + q];  \
+              }                                                                           \
+            }                                                                             \
+          }                                                                               \
+        }                                                                                 \
+      }                                                                                   \
+    }                                                                                     \
+  }
+DW_BWD_FILTER_(float)
+DW_BWD_FILTER_(double)
+
+static int dw_backward_filter(mt_kernel_ctx* ctx, const conv_geom* g, TF_DataType wt,
+                              const void* x, const void* dy, void* df) {
+  const int64_t mult = g->oc, fsz = g->kh * g->kw * g->ic * mult;
+  const size_t es = TF_DataTypeSize(wt);
+  memset(df, 0, (size_t)fsz * es);
+  const int64_t rows = g->n * g->oh;
+  if (rows == 0 || fsz == 0) return 1;
+  const int64_t blocks = rows < DW_FILT_BLOCKS ? rows : DW_FILT_BLOCKS;
+  dw_filt_task t = {g, x, dy, NULL, mult, rows, (rows + blocks - 1) / blocks};
+  t.parts = mt_scratch((size_t)(blocks * fsz) * es, ctx->status);
+  if (!t.parts) return 0;
+  mt_parallel_for_shared(ctx, blocks, 1, t.per_block * g->ow * fsz,
+                         wt == TF_DOUBLE ? dw_bwd_filter_double : dw_bwd_filter_float, &t);
+  for (int64_t b = 0; b < blocks; b++) {
+    if (wt == TF_FLOAT) {
+      const float* p = (const float*)t.parts + b * fsz;
+      float* o = df;
+      for (int64_t i = 0; i < fsz; i++) o[i] += p[i];
+    } else {
+      const double* p = (const double*)t.parts + b * fsz;
+      double* o = df;
+      for (int64_t i = 0; i < fsz; i++) o[i] += p[i];
+    }
+  }
+  free(t.parts);
+  return 1;
+}
 
 /* ---- kernels ---- */
 
@@ -869,11 +1065,11 @@ static void conv2d_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* y = mt_ctx_alloc(ctx, 0, x->dtype, os.dims, 4);
   if (!y || mt_tensor_nelems(y) == 0) return;
   void *xo, *fo, *yo;
-  const void* xw = to_work(ctx, x, g.nchw, &xo);
-  const void* fw = xw ? to_work(ctx, f, 0, &fo) : NULL;
-  void* yw = fw ? out_work(ctx, y, g.nchw, &yo) : NULL;
-  if (yw && conv_forward(ctx, &g, work_type(x->dtype), xw, fw, yw))
-    finish_out(ctx, y, g.nchw, yw);
+  const void* xw = mt_work_in(ctx, x, g.nchw, &xo);
+  const void* fw = xw ? mt_work_in(ctx, f, 0, &fo) : NULL;
+  void* yw = fw ? mt_work_out(ctx, y, g.nchw, &yo) : NULL;
+  if (yw && conv_forward(ctx, &g, mt_work_type(x->dtype), xw, fw, yw))
+    mt_work_finish(ctx, y, g.nchw, yw);
   if (xw) free(xo);
   if (fw) free(fo);
   if (yw) free(yo);
@@ -897,54 +1093,77 @@ static void depthwise_kernel(mt_kernel_ctx* ctx) {
   TF_Tensor* y = mt_ctx_alloc(ctx, 0, x->dtype, os.dims, 4);
   if (!y || mt_tensor_nelems(y) == 0) return;
   void *xo, *fo, *yo;
-  const void* xw = to_work(ctx, x, g.nchw, &xo);
-  const void* fw = xw ? to_work(ctx, f, 0, &fo) : NULL;
-  void* yw = fw ? out_work(ctx, y, g.nchw, &yo) : NULL;
+  const void* xw = mt_work_in(ctx, x, g.nchw, &xo);
+  const void* fw = xw ? mt_work_in(ctx, f, 0, &fo) : NULL;
+  void* yw = fw ? mt_work_out(ctx, y, g.nchw, &yo) : NULL;
   if (yw) {
     dw_task t = {&g, xw, fw, yw, mult};
     const int64_t cost = g.ow * g.kh * g.kw * g.ic * mult;
     mt_parallel_for_shared(ctx, g.n * g.oh, 4, cost,
                            x->dtype == TF_DOUBLE ? dw_rows_double : dw_rows_float, &t);
-    finish_out(ctx, y, g.nchw, yw);
+    mt_work_finish(ctx, y, g.nchw, yw);
   }
   if (xw) free(xo);
   if (fw) free(fo);
   if (yw) free(yo);
 }
 
-/* Conv2DBackpropInput's checks (TensorFlow's ConvBackpropComputeDimensions
- * wording); fills g with the input geometry from input_sizes. */
-static int backprop_setup(mt_kernel_ctx* ctx, conv_geom* g) {
-  const TF_Tensor* sizes = ctx->inputs[0];
-  const TF_Tensor* f = ctx->inputs[1];
+/* What a backward kernel differentiates: its sizes input names the dims of
+ * the input (BWD_*_INPUT) or of the filter (BWD_*_FILTER). */
+enum { BWD_INPUT, BWD_FILTER, BWD_DW_INPUT, BWD_DW_FILTER };
+
+static const char* const bwd_label[] = {"Conv2DCustomBackpropInput", "Conv2DCustomBackpropFilter",
+                                        "DepthwiseConv2DBackpropInput",
+                                        "DepthwiseConv2DBackpropFilter"};
+
+/* The backward ops' checks (TensorFlow's ConvBackpropComputeDimensions
+ * wording); fills g with the geometry: the input's and the filter's dims
+ * from the tensor that is an input and from the sizes vector. */
+static int bwd_setup(mt_kernel_ctx* ctx, const char* what, int mode, conv_geom* g) {
+  const int filter_grad = mode == BWD_FILTER || mode == BWD_DW_FILTER;
+  const int dw = mode == BWD_DW_INPUT || mode == BWD_DW_FILTER;
+  const TF_Tensor* sizes = ctx->inputs[filter_grad ? 1 : 0];
+  const TF_Tensor* known = ctx->inputs[filter_grad ? 0 : 1];
   const TF_Tensor* dy = ctx->inputs[2];
+  const char* arg = filter_grad ? "filter_sizes" : "input_sizes";
   const int nchw = mt_is_nchw(ctx->op);
-  char b[256];
-  if (!check_attr_lengths(ctx->op, "Conv2DBackpropInput", nchw, 0, ctx->status) ||
+  if (!check_attr_lengths(ctx->op, what, nchw, dw, ctx->status) ||
       !check_batch_depth_attrs(ctx, nchw) ||
       !mt_check_explicit_paddings(ctx->op, mt_padding_mode(ctx->op), nchw ? 2 : 1, nchw ? 3 : 2,
                                   ctx->status))
     return 0;
+  /* oneDNN, which runs TensorFlow's other NCHW cases on CPU, has no
+   * explicit padding: its own kernels are NHWC only. */
+  if (!dw && nchw && mt_padding_mode(ctx->op) == MT_PAD_EXPLICIT) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%sOp only supports NHWC.", bwd_label[mode]);
+    return 0;
+  }
   if (sizes->ndims != 1) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropInput: input_sizes input must be 1-dim, not %d", sizes->ndims);
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s: %s input must be 1-dim, not %d", what,
+                   arg, sizes->ndims);
     return 0;
   }
   int64_t v[4];
   const int64_t nv = sizes->dims[0];
-  if (nv != 4 && nv != 2) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, "
-                   "but got: %lld", (long long)nv);
+  if (nv != 4 && !(mode == BWD_INPUT && nv == 2)) {
+    if (mode == BWD_INPUT)
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Conv2DBackpropInput requires input_sizes to contain 4 values or 2 values, "
+                     "but got: %lld", (long long)nv);
+    else
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s: %s must contain 4 values, but got: %lld",
+                     what, arg, (long long)nv);
     return 0;
   }
-  if (!check_rank4(ctx, f, "filter") || !check_rank4(ctx, dy, "out_backprop")) return 0;
+  if (!check_rank4(ctx, known, filter_grad ? "input" : "filter") ||
+      !check_rank4(ctx, dy, "out_backprop"))
+    return 0;
   mt_tensor_ints(sizes, v, 4);
   int64_t full[4];
   if (nv == 4) {
     memcpy(full, v, sizeof full);
   } else {
-    const mt_shape s = make_out_shape(nchw, dy->dims[0], v[0], v[1], f->dims[2]);
+    const mt_shape s = make_out_shape(nchw, dy->dims[0], v[0], v[1], known->dims[2]);
     memcpy(full, s.dims, sizeof full);
   }
   for (int i = 0; i < 4; i++)
@@ -953,28 +1172,35 @@ static int backprop_setup(mt_kernel_ctx* ctx, conv_geom* g) {
                      i, (long long)full[i]);
       return 0;
     }
-  TF_Tensor fake = {0};
-  fake.ndims = 4;
-  memcpy(fake.dims, full, sizeof full);
-  geom_from_tensors(g, ctx->op, &fake, f);
+  TF_Tensor fx = {0}, ff = {0};
+  fx.ndims = ff.ndims = 4;
+  memcpy(fx.dims, filter_grad ? known->dims : full, sizeof full);
+  memcpy(ff.dims, filter_grad ? full : known->dims, sizeof full);
+  geom_from_tensors(g, ctx->op, &fx, &ff);
   const int64_t dyn = dy->dims[0], dyc = dy->dims[nchw ? 1 : 3];
   if (g->n != dyn) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropInput: input and out_backprop must have the same batch size, "
-                   "input batch: %lld outbackprop batch: %lld batch_dim: 0",
-                   (long long)g->n, (long long)dyn);
+                   "%s: input and out_backprop must have the same batch size, input batch: %lld "
+                   "outbackprop batch: %lld batch_dim: 0",
+                   what, (long long)g->n, (long long)dyn);
     return 0;
   }
-  if (g->kic <= 0 || g->ic < g->kic || g->ic % g->kic != 0) {
+  if (g->kic <= 0 || g->ic < g->kic || g->ic % g->kic != 0 || (dw && g->ic != g->kic)) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                    "input depth must be evenly divisible by filter depth: %lld vs %lld",
                    (long long)g->ic, (long long)g->kic);
     return 0;
   }
   g->groups = g->ic / g->kic;
-  if (g->oc != dyc || g->oc % g->groups != 0) {
+  if (g->oc % g->groups != 0) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Conv2DBackpropInput: filter and out_backprop must have the same out_depth");
+                   "output depth must be evenly divisible by number of groups: %lld vs %lld",
+                   (long long)g->oc, (long long)g->groups);
+    return 0;
+  }
+  if ((dw ? g->ic * g->oc : g->oc) != dyc) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "%s: filter and out_backprop must have the same out_depth", what);
     return 0;
   }
   if (!spatial_out(ctx->op, g, 0, ctx->status)) return 0;
@@ -984,14 +1210,14 @@ static int backprop_setup(mt_kernel_ctx* ctx, conv_geom* g) {
   for (int i = 0; i < 2; i++)
     if (got[i] != want[i]) {
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                     "Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: "
-                     "actual = %lld, computed = %lld spatial_dim: %d input: %lld filter: %lld "
-                     "output: %lld stride: %lld dilation: %lld",
-                     (long long)got[i], (long long)want[i], (nchw ? 2 : 1) + i, (long long)in[i],
-                     (long long)k[i], (long long)got[i], (long long)st[i], (long long)dil[i]);
+                     "%s: Size of out_backprop doesn't match computed: actual = %lld, computed = "
+                     "%lld spatial_dim: %d input: %lld filter: %lld output: %lld stride: %lld "
+                     "dilation: %lld",
+                     bwd_label[mode], (long long)got[i], (long long)want[i], (nchw ? 2 : 1) + i,
+                     (long long)in[i], (long long)k[i], (long long)got[i], (long long)st[i],
+                     (long long)dil[i]);
       return 0;
     }
-  (void)b;
   return 1;
 }
 
@@ -999,19 +1225,87 @@ static void backprop_input_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* f = ctx->inputs[1];
   const TF_Tensor* dy = ctx->inputs[2];
   conv_geom g;
-  if (!supported(ctx, f->dtype, 1) || !backprop_setup(ctx, &g)) return;
+  if (!supported(ctx, f->dtype, 1) || !bwd_setup(ctx, "Conv2DBackpropInput", BWD_INPUT, &g))
+    return;
   const mt_shape os = make_out_shape(g.nchw, g.n, g.ih, g.iw, g.ic);
   TF_Tensor* dx = mt_ctx_alloc(ctx, 0, f->dtype, os.dims, 4);
   if (!dx || mt_tensor_nelems(dx) == 0) return;
-  const TF_DataType wt = work_type(f->dtype);
+  const TF_DataType wt = mt_work_type(f->dtype);
   void *dyo, *fo, *dxo;
-  const void* dyw = to_work(ctx, dy, g.nchw, &dyo);
-  const void* fw = dyw ? to_work(ctx, f, 0, &fo) : NULL;
-  void* dxw = fw ? out_work(ctx, dx, g.nchw, &dxo) : NULL;
-  if (dxw && conv_backward_input(ctx, &g, wt, dyw, fw, dxw)) finish_out(ctx, dx, g.nchw, dxw);
+  const void* dyw = mt_work_in(ctx, dy, g.nchw, &dyo);
+  const void* fw = dyw ? mt_work_in(ctx, f, 0, &fo) : NULL;
+  void* dxw = fw ? mt_work_out(ctx, dx, g.nchw, &dxo) : NULL;
+  if (dxw && conv_backward_input(ctx, &g, wt, dyw, fw, dxw)) mt_work_finish(ctx, dx, g.nchw, dxw);
   if (dyw) free(dyo);
   if (fw) free(fo);
   if (dxw) free(dxo);
+}
+
+static void backprop_filter_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* x = ctx->inputs[0];
+  const TF_Tensor* dy = ctx->inputs[2];
+  conv_geom g;
+  if (!supported(ctx, x->dtype, 0) || !bwd_setup(ctx, "Conv2DBackpropFilter", BWD_FILTER, &g))
+    return;
+  const int64_t fd[4] = {g.kh, g.kw, g.kic, g.oc};
+  TF_Tensor* df = mt_ctx_alloc(ctx, 0, x->dtype, fd, 4);
+  if (!df || mt_tensor_nelems(df) == 0) return;
+  void *xo, *dyo, *fo;
+  const void* xw = mt_work_in(ctx, x, g.nchw, &xo);
+  const void* dyw = xw ? mt_work_in(ctx, dy, g.nchw, &dyo) : NULL;
+  void* fw = dyw ? mt_work_out(ctx, df, 0, &fo) : NULL;
+  if (fw && conv_backward_filter(ctx, &g, mt_work_type(x->dtype), xw, dyw, fw))
+    mt_work_finish(ctx, df, 0, fw);
+  if (xw) free(xo);
+  if (dyw) free(dyo);
+  if (fw) free(fo);
+}
+
+static void dw_backprop_input_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* f = ctx->inputs[1];
+  const TF_Tensor* dy = ctx->inputs[2];
+  conv_geom g;
+  if (!supported(ctx, f->dtype, 0) ||
+      !bwd_setup(ctx, "DepthwiseConv2DBackpropInput", BWD_DW_INPUT, &g))
+    return;
+  const mt_shape os = make_out_shape(g.nchw, g.n, g.ih, g.iw, g.ic);
+  TF_Tensor* dx = mt_ctx_alloc(ctx, 0, f->dtype, os.dims, 4);
+  if (!dx || mt_tensor_nelems(dx) == 0) return;
+  void *dyo, *fo, *dxo;
+  const void* dyw = mt_work_in(ctx, dy, g.nchw, &dyo);
+  const void* fw = dyw ? mt_work_in(ctx, f, 0, &fo) : NULL;
+  void* dxw = fw ? mt_work_out(ctx, dx, g.nchw, &dxo) : NULL;
+  if (dxw) {
+    dw_task t = {&g, dyw, fw, dxw, g.oc};
+    const int64_t cost = g.iw * g.kh * g.kw * g.ic * g.oc / (g.sh * g.sw) + g.iw * g.ic;
+    mt_parallel_for_shared(ctx, g.n * g.ih, 4, cost,
+                           f->dtype == TF_DOUBLE ? dw_bwd_input_double : dw_bwd_input_float, &t);
+    mt_work_finish(ctx, dx, g.nchw, dxw);
+  }
+  if (dyw) free(dyo);
+  if (fw) free(fo);
+  if (dxw) free(dxo);
+}
+
+static void dw_backprop_filter_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* x = ctx->inputs[0];
+  const TF_Tensor* dy = ctx->inputs[2];
+  conv_geom g;
+  if (!supported(ctx, x->dtype, 0) ||
+      !bwd_setup(ctx, "DepthwiseConv2DBackpropFilter", BWD_DW_FILTER, &g))
+    return;
+  const int64_t fd[4] = {g.kh, g.kw, g.kic, g.oc};
+  TF_Tensor* df = mt_ctx_alloc(ctx, 0, x->dtype, fd, 4);
+  if (!df || mt_tensor_nelems(df) == 0) return;
+  void *xo, *dyo, *fo;
+  const void* xw = mt_work_in(ctx, x, g.nchw, &xo);
+  const void* dyw = xw ? mt_work_in(ctx, dy, g.nchw, &dyo) : NULL;
+  void* fw = dyw ? mt_work_out(ctx, df, 0, &fo) : NULL;
+  if (fw && dw_backward_filter(ctx, &g, mt_work_type(x->dtype), xw, dyw, fw))
+    mt_work_finish(ctx, df, 0, fw);
+  if (xw) free(xo);
+  if (dyw) free(dyo);
+  if (fw) free(fo);
 }
 
 static const mt_op_spec conv_specs[] = {
@@ -1033,6 +1327,25 @@ static const mt_op_spec conv_specs[] = {
               " explicit_paddings: list(int) = []; data_format: {'NHWC', 'NCHW'} = 'NHWC';"
               " dilations: list(int) = [1, 1, 1, 1]",
      .shape = backprop_input_shape, .kernel = backprop_input_kernel},
+    {.name = "Conv2DBackpropFilter",
+     .inputs = "input: T, filter_sizes: int32, out_backprop: T", .outputs = "output: T",
+     .attrs = "T: {half, bfloat16, float, double}; strides: list(int);"
+              " use_cudnn_on_gpu: bool = true; padding: {'SAME', 'VALID', 'EXPLICIT'};"
+              " explicit_paddings: list(int) = []; data_format: {'NHWC', 'NCHW'} = 'NHWC';"
+              " dilations: list(int) = [1, 1, 1, 1]",
+     .shape = backprop_filter_shape, .kernel = backprop_filter_kernel},
+    {.name = "DepthwiseConv2dNativeBackpropInput",
+     .inputs = "input_sizes: int32, filter: T, out_backprop: T", .outputs = "output: T",
+     .attrs = "T: {half, bfloat16, float, double}; strides: list(int);"
+              " padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = [];"
+              " data_format: {'NHWC', 'NCHW'} = 'NHWC'; dilations: list(int) = [1, 1, 1, 1]",
+     .shape = dw_backprop_input_shape, .kernel = dw_backprop_input_kernel},
+    {.name = "DepthwiseConv2dNativeBackpropFilter",
+     .inputs = "input: T, filter_sizes: int32, out_backprop: T", .outputs = "output: T",
+     .attrs = "T: {half, bfloat16, float, double}; strides: list(int);"
+              " padding: {'SAME', 'VALID', 'EXPLICIT'}; explicit_paddings: list(int) = [];"
+              " data_format: {'NHWC', 'NCHW'} = 'NHWC'; dilations: list(int) = [1, 1, 1, 1]",
+     .shape = backprop_filter_shape, .kernel = dw_backprop_filter_kernel},
 };
 
 void mt_register_conv_ops(void) {

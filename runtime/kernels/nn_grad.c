@@ -1,8 +1,12 @@
 /* Gradients of the nn family (runtime/gradient.h), node for node as TensorFlow 2.21's
- * nn_grad.py: Relu, BiasAdd, the softmax cross entropies. */
+ * nn_grad.py: Relu, BiasAdd, the activations, softmax, the softmax cross entropies,
+ * FusedBatchNorm(V2, V3), LRN and TopKV2. FusedBatchNormGrad* have no gradient here:
+ * TensorFlow builds theirs by re-deriving batch norm inside a GradientTape
+ * (nn_fused_batch_norm_grad.py), not from backward ops. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void relu_grad(mt_grad_ctx* g) {
@@ -104,6 +108,200 @@ static void l2_loss_grad(mt_grad_ctx* g) {
   g->dx[0] = named2(g, "Mul", "mul", mt_g_x(g, 0), g->dy[0]);
 }
 
+/* ---- batch norm ---- */
+
+static TF_Output transpose(mt_grad_ctx* g, TF_Output x, const int32_t* perm, int rank) {
+  mt_gnode n = mt_g_begin(g, "Transpose", "transpose");
+  mt_g_in(&n, x);
+  mt_g_in_const_i32(&n, "perm", perm, rank, 1);
+  return mt_g_end0(&n);
+}
+
+/* TensorFlow's _BaseFusedBatchNormGrad: training uses the batch statistics the forward
+ * saved (reserve_space_1/2); inference the population ones (mean, variance inputs), with
+ * NCHW/NCDHW data transposed to channels-last around the gradient op. Only y's gradient
+ * flows back; mean and variance get none. */
+static void fused_batch_norm_grad(mt_grad_ctx* g, const char* kernel, int v3) {
+  const int training = mt_op_attr_bool(g->op, "is_training", 1);
+  const char* fmt = mt_op_attr_str(g->op, "data_format", "NHWC");
+  const int cf4 = strcmp(fmt, "NCHW") == 0, cf5 = strcmp(fmt, "NCDHW") == 0;
+  TF_Output x = mt_g_x(g, 0), dy = g->dy[0];
+  static const int32_t to_last4[] = {0, 2, 3, 1}, to_last5[] = {0, 2, 3, 4, 1};
+  static const int32_t to_first4[] = {0, 3, 1, 2}, to_first5[] = {0, 4, 1, 2, 3};
+  if (!training && (cf4 || cf5)) {
+    x = transpose(g, x, cf4 ? to_last4 : to_last5, cf4 ? 4 : 5);
+    dy = transpose(g, dy, cf4 ? to_last4 : to_last5, cf4 ? 4 : 5);
+  }
+  mt_gnode n = mt_g_begin(g, kernel, NULL);
+  mt_g_in(&n, dy);
+  mt_g_in(&n, x);
+  mt_g_in(&n, mt_g_x(g, 1));
+  mt_g_in(&n, training ? mt_g_y(g, 3) : mt_g_x(g, 3));
+  mt_g_in(&n, training ? mt_g_y(g, 4) : mt_g_x(g, 4));
+  if (v3) mt_g_in(&n, mt_g_y(g, 5));
+  mt_g_copy_attr(&n, "epsilon");
+  if (!training && (cf4 || cf5 || strcmp(fmt, "NDHWC") == 0))
+    mt_g_attr_str(&n, "data_format", cf4 ? "NHWC" : "NDHWC");
+  else
+    mt_g_copy_attr(&n, "data_format");
+  mt_g_copy_attr(&n, "is_training");
+  TF_Operation* op = mt_g_end(&n);
+  if (!op) return;
+  g->dx[0] = (TF_Output){op, 0};
+  g->dx[1] = (TF_Output){op, 1};
+  g->dx[2] = (TF_Output){op, 2};
+  if (!training && (cf4 || cf5))
+    g->dx[0] = transpose(g, g->dx[0], cf4 ? to_first4 : to_first5, cf4 ? 4 : 5);
+}
+
+static void fused_bn_grad(mt_grad_ctx* g) { fused_batch_norm_grad(g, "FusedBatchNormGrad", 0); }
+static void fused_bn_v2_grad(mt_grad_ctx* g) {
+  fused_batch_norm_grad(g, "FusedBatchNormGradV2", 0);
+}
+static void fused_bn_v3_grad(mt_grad_ctx* g) {
+  fused_batch_norm_grad(g, "FusedBatchNormGradV3", 1);
+}
+
+static void lrn_grad(mt_grad_ctx* g) {
+  mt_gnode n = mt_g_begin(g, "LRNGrad", NULL);
+  mt_g_in(&n, g->dy[0]);
+  mt_g_in(&n, mt_g_x(g, 0));
+  mt_g_in(&n, mt_g_y(g, 0));
+  mt_g_copy_attr(&n, "depth_radius");
+  mt_g_copy_attr(&n, "bias");
+  mt_g_copy_attr(&n, "alpha");
+  mt_g_copy_attr(&n, "beta");
+  g->dx[0] = mt_g_end0(&n);
+}
+
+/* ---- TopKV2: TensorFlow's _TopKGrad, node for node ---- */
+
+static TF_Output cast_to(mt_grad_ctx* g, TF_Output x, TF_DataType dt) {
+  mt_gnode n = mt_g_begin(g, "Cast", NULL);
+  mt_g_in(&n, x);
+  mt_g_attr_type(&n, "DstT", dt);
+  return mt_g_end0(&n);
+}
+
+/* array_ops.size of a shape vector: a Const when its length is known. */
+static TF_Output size_of(mt_grad_ctx* g, TF_Output shape) {
+  const mt_shape* s = mt_g_static_shape(shape);
+  if (s->rank == 1 && s->dims[0] >= 0) {
+    int32_t n = (int32_t)s->dims[0];
+    return mt_g_const_i32(g, &n, 1, 0, "Size");
+  }
+  mt_gnode n = mt_g_begin(g, "Size", NULL);
+  mt_g_in(&n, shape);
+  mt_g_attr_type(&n, "out_type", TF_INT32);
+  return mt_g_end0(&n);
+}
+
+/* The last element of an int64 shape vector: gather(shape, size(shape) - 1). */
+static TF_Output last_dim(mt_grad_ctx* g, TF_Output shape64, TF_Output shape) {
+  TF_Output size = size_of(g, shape);
+  mt_gnode s = mt_g_begin(g, "Sub", "sub");
+  mt_g_in(&s, size);
+  const int32_t one = 1, zero = 0;
+  mt_g_in_const_i32(&s, "y", &one, 1, 0);
+  TF_Output last = mt_g_end0(&s);
+  mt_gnode gv = mt_g_begin(g, "GatherV2", NULL);
+  mt_g_in(&gv, shape64);
+  mt_g_in(&gv, last);
+  mt_g_in_const_i32(&gv, "axis", &zero, 1, 0);
+  mt_g_attr_int(&gv, "batch_dims", 0);
+  return mt_g_end0(&gv);
+}
+
+/* A scalar Const named "<node's name>/<suffix>" (the constants TensorFlow's Python makes
+ * inside an op's name scope). */
+static TF_Output scoped_const(mt_grad_ctx* g, const mt_gnode* n, const char* suffix,
+                              TF_DataType dt, double v) {
+  char name[512];
+  snprintf(name, sizeof name, "%s/%s", n->d ? n->d->name + strlen(g->scope) : "x", suffix);
+  return mt_g_const(g, dt, NULL, 0, &v, name);
+}
+
+static TF_Output reshape_flat(mt_grad_ctx* g, TF_Output x) {
+  mt_gnode r = mt_g_begin(g, "Reshape", NULL);
+  mt_g_in(&r, x);
+  const int32_t minus1 = -1;
+  mt_g_in_const_i32(&r, "shape", &minus1, 1, 1);
+  return mt_g_end0(&r);
+}
+
+static TF_Output expand_last(mt_grad_ctx* g, TF_Output x) {
+  mt_gnode e = mt_g_begin(g, "ExpandDims", NULL);
+  mt_g_in(&e, x);
+  const int32_t minus1 = -1;
+  mt_g_in_const_i32(&e, "dim", &minus1, 1, 0);
+  return mt_g_end0(&e);
+}
+
+/* The gradient scattered to the positions the indices name in the flattened input:
+ * linear index = indices[row, j] + row * last_dim(input), via ScatterNd. */
+static void top_k_grad(mt_grad_ctx* g) {
+  TF_Output in_shape = mt_g_shape(g, mt_g_x(g, 0));
+  TF_Output ind_shape = mt_g_shape(g, mt_g_y(g, 1));
+  TF_Output ind_last = last_dim(g, cast_to(g, ind_shape, TF_INT64), ind_shape);
+  mt_gnode st = mt_g_begin(g, "Pack", "stack");
+  TF_Output both[2] = {scoped_const(g, &st, "0", TF_INT64, -1), ind_last};
+  mt_g_in_list(&st, both, 2);
+  mt_g_attr_int(&st, "axis", 0);
+  TF_Output ind_2d = mt_g_binary(g, "Reshape", mt_g_y(g, 1), mt_g_end0(&st));
+  TF_Output in_last = last_dim(g, cast_to(g, in_shape, TF_INT64), in_shape);
+  /* outerdim = shape(ind_2d)[0] */
+  TF_Output ind_2d_shape = mt_g_shape(g, ind_2d);
+  mt_gnode ss = mt_g_begin(g, "StridedSlice", "strided_slice");
+  mt_g_in(&ss, ind_2d_shape);
+  const int32_t zero = 0, one = 1;
+  mt_g_in_const_i32(&ss, "stack", &zero, 1, 1);
+  mt_g_in_const_i32(&ss, "stack_1", &one, 1, 1);
+  mt_g_in_const_i32(&ss, "stack_2", &one, 1, 1);
+  mt_g_attr_int(&ss, "shrink_axis_mask", 1);
+  TF_Output outer = cast_to(g, mt_g_end0(&ss), TF_INT64);
+  mt_gnode m = mt_g_begin(g, "Mul", "mul");
+  mt_g_in(&m, outer);
+  mt_g_in(&m, in_last);
+  TF_Output limit = mt_g_end0(&m);
+  /* range(0, outerdim * in_lastdim, in_lastdim): range/start, range/Cast, range */
+  mt_gnode r = mt_g_begin(g, "Range", "range");
+  char name[512];
+  snprintf(name, sizeof name, "%s/Cast", r.d ? r.d->name + strlen(g->scope) : "range");
+  TF_Output start = scoped_const(g, &r, "start", TF_INT32, 0);
+  mt_gnode c = mt_g_begin(g, "Cast", name);
+  mt_g_in(&c, start);
+  mt_g_attr_type(&c, "DstT", TF_INT64);
+  mt_g_in(&r, mt_g_end0(&c));
+  mt_g_in(&r, limit);
+  mt_g_in(&r, in_last);
+  TF_Output offsets = cast_to(g, expand_last(g, mt_g_end0(&r)), TF_INT32);
+  mt_gnode a = mt_g_begin(g, "AddV2", "add");
+  mt_g_in(&a, ind_2d);
+  mt_g_in(&a, offsets);
+  TF_Output ind = reshape_flat(g, mt_g_end0(&a));
+  TF_Output indices = expand_last(g, ind);
+  TF_Output updates = reshape_flat(g, g->dy[0]);
+  const int32_t axis0 = 0;
+  TF_Output all = mt_g_const_i32(g, &axis0, 1, 1, "Const");
+  mt_gnode p = mt_g_begin(g, "Prod", NULL);
+  mt_g_in(&p, in_shape);
+  mt_g_in(&p, all);
+  mt_g_attr_bool(&p, "keep_dims", 0);
+  TF_Output total = mt_g_end0(&p);
+  mt_gnode sc = mt_g_begin(g, "ScatterNd", NULL);
+  snprintf(name, sizeof name, "%s/shape", sc.d ? sc.d->name + strlen(g->scope) : "ScatterNd");
+  mt_gnode pk = mt_g_begin(g, "Pack", name);
+  mt_g_in_list(&pk, &total, 1);
+  mt_g_attr_int(&pk, "axis", 0);
+  TF_Output dense_shape = mt_g_end0(&pk);
+  mt_g_in(&sc, indices);
+  mt_g_in(&sc, updates);
+  mt_g_in(&sc, dense_shape);
+  g->dx[0] = mt_g_binary(g, "Reshape", mt_g_end0(&sc), in_shape);
+  const double z = 0;
+  g->dx[1] = mt_g_const(g, TF_INT32, NULL, 0, &z, "zeros");
+}
+
 static const mt_grad_spec nn_grads[] = {
     {"Relu6", relu6_grad},
     {"LeakyRelu", leaky_relu_grad},
@@ -119,6 +317,11 @@ static const mt_grad_spec nn_grads[] = {
     {"SoftmaxCrossEntropyWithLogits", xent_grad},
     {"SparseSoftmaxCrossEntropyWithLogits", sparse_xent_grad},
     {"InTopKV2", NULL},
+    {"FusedBatchNorm", fused_bn_grad},
+    {"FusedBatchNormV2", fused_bn_v2_grad},
+    {"FusedBatchNormV3", fused_bn_v3_grad},
+    {"LRN", lrn_grad},
+    {"TopKV2", top_k_grad},
 };
 
 void mt_register_nn_grads(void) {

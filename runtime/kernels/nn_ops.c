@@ -1,5 +1,5 @@
 /* Neural-network ops: BiasAdd, activations (Relu, Relu6, Elu, Selu,
- * LeakyRelu, Softplus, Softsign), Softmax, LogSoftmax, FusedBatchNorm(V3),
+ * LeakyRelu, Softplus, Softsign), Softmax, LogSoftmax, FusedBatchNorm(V2, V3),
  * LRN, the softmax cross-entropy losses, TopKV2, InTopKV2 and L2Loss.
  * Signatures and CPU dtypes are TensorFlow's (nn_ops.cc and the kernels
  * bias_op.cc, relu_op.cc, softmax_op.cc, fused_batch_norm_op.cc,
@@ -1473,6 +1473,14 @@ static const mt_op_spec nn_specs[] = {
                 " reserve_space_2: T",
      .attrs = "T: {float}; epsilon: float = 0.0001; exponential_avg_factor: float = 1;"
               " data_format: {'NHWC', 'NCHW'} = 'NHWC'; is_training: bool = true",
+     .shape = fused_batch_norm_shape, .kernel = fused_batch_norm_kernel},
+    {.name = "FusedBatchNormV2",
+     .inputs = "x: T, scale: U, offset: U, mean: U, variance: U",
+     .outputs = "y: T, batch_mean: U, batch_variance: U, reserve_space_1: U,"
+                " reserve_space_2: U",
+     .attrs = "T: {half, bfloat16, float}; U: {float}; epsilon: float = 0.0001;"
+              " exponential_avg_factor: float = 1; data_format: {'NHWC', 'NCHW'} = 'NHWC';"
+              " is_training: bool = true",
      .shape = fused_batch_norm_shape, .kernel = fused_batch_norm_kernel},
     {.name = "FusedBatchNormV3",
      .inputs = "x: T, scale: U, offset: U, mean: U, variance: U",

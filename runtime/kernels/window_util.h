@@ -2,8 +2,8 @@
  * sizes and paddings per padding mode (TensorFlow's GetWindowedOutputSize
  * rules), the strides/dilations/explicit_paddings attr checks with
  * TensorFlow's wording, NCHW <-> NHWC transposes and half/bfloat16 <->
- * float conversion of whole buffers; also a work-sharing parallel loop and
- * the vector-clone attribute for hot loops. Header-only (static functions),
+ * float conversion of whole buffers, NHWC work buffers for kernels that
+ * compute in NHWC; also the vector-clone attribute for hot loops. Header-only (static functions),
  * used by conv_ops.c and pooling_ops.c (nn_ops.c and image_ops.c for the
  * last two). */
 #ifndef MINITF_RUNTIME_KERNELS_WINDOW_UTIL_H_
@@ -185,6 +185,80 @@ static inline void* mt_scratch(size_t bytes, TF_Status* s) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM when allocating scratch buffer of %zu bytes",
                    bytes);
   return p;
+}
+
+/* ---- NHWC work buffers: kernels compute in NHWC on a "work type" (float
+ * for half and bfloat16, the dtype itself otherwise); NCHW tensors are
+ * transposed in and out. ---- */
+
+static inline TF_DataType mt_work_type(TF_DataType dt) {
+  return mt_is_half_type(dt) ? TF_FLOAT : dt;
+}
+
+/* A rank-4 tensor's data as NHWC in the work type (`transpose`: t is
+ * NCHW). *owned receives a buffer to free (NULL when t's own data is
+ * used). NULL + status on OOM. */
+static inline const void* mt_work_in(mt_kernel_ctx* ctx, const TF_Tensor* t, int transpose,
+                                     void** owned) {
+  const int64_t n = mt_tensor_nelems(t);
+  const void* data = mt_tensor_data(t);
+  const size_t es = TF_DataTypeSize(mt_work_type(t->dtype));
+  void* conv = NULL;
+  *owned = NULL;
+  if (mt_is_half_type(t->dtype)) {
+    conv = mt_scratch((size_t)n * es, ctx->status);
+    if (!conv) return NULL;
+    mt_to_float(t->dtype, data, conv, n);
+    data = conv;
+  }
+  if (transpose) {
+    void* tr = mt_scratch((size_t)n * es, ctx->status);
+    if (!tr) {
+      free(conv);
+      return NULL;
+    }
+    mt_transpose_last2(data, tr, t->dims[0], t->dims[1], t->dims[2] * t->dims[3], es);
+    free(conv);
+    conv = tr;
+    data = tr;
+  }
+  *owned = conv;
+  return data;
+}
+
+/* Where a kernel writes its NHWC work-type result for `out` (rank 4, NCHW
+ * when `nchw`): out's own buffer when no conversion is needed, else a
+ * scratch buffer (*owned, to free). */
+static inline void* mt_work_out(mt_kernel_ctx* ctx, TF_Tensor* out, int nchw, void** owned) {
+  *owned = NULL;
+  if (!nchw && !mt_is_half_type(out->dtype)) return mt_tensor_data(out);
+  const size_t es = TF_DataTypeSize(mt_work_type(out->dtype));
+  *owned = mt_scratch((size_t)mt_tensor_nelems(out) * es, ctx->status);
+  return *owned;
+}
+
+/* Moves an NHWC work result into `out` (NCHW and/or half); 0 on OOM. */
+static inline int mt_work_finish(mt_kernel_ctx* ctx, TF_Tensor* out, int nchw, void* work) {
+  if (!work || work == mt_tensor_data(out)) return 1;
+  const int64_t n = mt_tensor_nelems(out);
+  const size_t es = TF_DataTypeSize(mt_work_type(out->dtype));
+  const int half = mt_is_half_type(out->dtype);
+  void* src = work;
+  void* tmp = NULL;
+  if (nchw) {
+    void* dst = mt_tensor_data(out);
+    if (half) {
+      tmp = mt_scratch((size_t)n * es, ctx->status);
+      if (!tmp) return 0;
+      dst = tmp;
+    }
+    /* out dims [N, C, H, W]: NHWC is [N, H*W, C] */
+    mt_transpose_last2(work, dst, out->dims[0], out->dims[2] * out->dims[3], out->dims[1], es);
+    src = dst;
+  }
+  if (half) mt_from_float(out->dtype, src, mt_tensor_data(out), n);
+  free(tmp);
+  return 1;
 }
 
 #endif
