@@ -126,14 +126,14 @@ static void dynamic_stitch_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, d0->dtype, dims, nd);
-  if (!out || mt_tensor_nelems(out) == 0) return;
+  if (!out || dims[0] == 0) return; /* no index: nothing to check or copy */
   const size_t es = TF_DataTypeSize(d0->dtype);
   int64_t slice = 1;
   for (int d = 1; d < nd; d++) slice *= dims[d];
   const size_t slice_bytes = (size_t)slice * es;
   char* base = mt_tensor_data(out);
   const int strings = d0->dtype == TF_STRING;
-  if (!strings) memset(base, 0, (size_t)mt_tensor_nelems(out) * es);
+  if (!strings && slice_bytes) memset(base, 0, (size_t)mt_tensor_nelems(out) * es);
   for (int k = 0; k < n; k++) {
     const int32_t* ind = mt_tensor_data(ctx->inputs[k]);
     const char* src = mt_tensor_data(ctx->inputs[n + k]);
@@ -143,6 +143,7 @@ static void dynamic_stitch_kernel(mt_kernel_ctx* ctx) {
                        (long long)i);
         return;
       }
+      if (!slice_bytes) continue; /* empty rows: only the indices are checked */
       char* dst = base + (size_t)ind[i] * slice_bytes;
       const char* from = src + (size_t)i * slice_bytes;
       if (!strings) {

@@ -130,7 +130,7 @@ static TF_Output grad_reduced(mt_grad_ctx* g, TF_Output out_grad, const char* ou
                               const char* input_subs, TF_Output input_shape,
                               const char* reduced) {
   const int nred = (int)strlen(reduced);
-  TF_Output dims[SUBS_CAP];
+  TF_Output dims[SUBS_CAP] = {{NULL, 0}};
   int32_t axes[SUBS_CAP];
   for (int i = 0; i < nred; i++) {
     axes[i] = axis_of_label(input_subs, reduced[i]);

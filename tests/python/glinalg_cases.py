@@ -131,6 +131,16 @@ for _name, _args in [
     case(_name)(_mk(_args))
 
 
+@case("sum_static_twice")
+def _sum_twice(tf, P):
+    """_SumGrad's per-graph cache: the dead Maximum/floordiv nodes come once per (shape, axes)."""
+    x = P(tf.float32, [2, 3, 4], "x", X234)
+    y = P(tf.float32, [2, 3, 4], "y", X234 * 2)
+    ys = [tf.raw_ops.Sum(input=x, axis=[1], name="op"), tf.raw_ops.Sum(input=y, axis=[1]),
+          tf.raw_ops.Sum(input=x, axis=[-2]), tf.raw_ops.Mean(input=y, axis=[0, 2])]
+    return ys, [x, y]
+
+
 def _cum(op, exclusive, reverse, value, axis=1, shape=(2, 3, 4)):
     def build(tf, P):
         x = P(tf.float32, list(shape), "x", value)
