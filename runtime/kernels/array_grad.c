@@ -207,7 +207,6 @@ static const mt_grad_spec array_grads[] = {
     {"ExpandDims", reshape_to_input_grad},
     {"Squeeze", reshape_to_input_grad},
     {"PlaceholderWithDefault", identity_grad},
-    {"Snapshot", identity_grad},
     {"StopGradient", NULL},
     {"Const", NULL},
     {"ZerosLike", NULL},

@@ -48,7 +48,7 @@ void gu_leave(gu_scope* s) {
 TF_Output gu_const_ints(mt_grad_ctx* g, TF_DataType dt, const int64_t* v, int n, int vector,
                         const char* name) {
   if (!mt_ok(g->status)) return kNone;
-  double buf[16];
+  double buf[16] = {0};
   double* vals = n <= 16 ? buf : malloc(sizeof(double) * (size_t)n);
   if (!vals) {
     oom(g);

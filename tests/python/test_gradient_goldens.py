@@ -67,7 +67,8 @@ def test_gradient_golden(directory, case, rec):
                 tf.gradients(ys, xs, grad_ys=grad_ys)
             return
         grads = tf.gradients(ys, xs, grad_ys=grad_ys)
-        assert len(grads) == len(rec["grads"])
+        if "run_error" not in rec:
+            assert len(grads) == len(rec["grads"])
         fetch = [tf.convert_to_tensor(x) for x in grads if x is not None]
         with tf.Session(graph=g) as sess:
             if "run_error" in rec:
