@@ -20,6 +20,18 @@ static void oom(mt_grad_ctx* g) {
     mt_status_setf(g->status, TF_RESOURCE_EXHAUSTED, "out of memory building gradients");
 }
 
+/* 1 if every output is set; else fails the gradient (an input it needs is missing). */
+static int all_set(mt_grad_ctx* g, const TF_Output* xs, int n) {
+  if (!mt_ok(g->status)) return 0;
+  for (int i = 0; i < n; i++) {
+    if (xs[i].oper) continue;
+    mt_status_setf(g->status, TF_INTERNAL, "gradient of %s: missing input %d of a list",
+                   g->op->name, i);
+    return 0;
+  }
+  return 1;
+}
+
 /* ---- name scopes ---- */
 
 void gu_enter(gu_scope* s, mt_gnode* n) {
@@ -241,7 +253,7 @@ TF_Output gu_pack(mt_grad_ctx* g, const char* name, const gu_val* items, int n, 
     conv[i] = gu_const_ints(g, dtype, &items[i].i, 1, 0, sub);
   }
   gu_leave(&s);
-  if (mt_ok(g->status)) mt_g_in_list(&p, conv, n);
+  if (all_set(g, conv, n)) mt_g_in_list(&p, conv, n);
   mt_g_attr_int(&p, "axis", 0);
   free(conv);
   return mt_g_end0(&p);
@@ -249,7 +261,7 @@ TF_Output gu_pack(mt_grad_ctx* g, const char* name, const gu_val* items, int n, 
 
 TF_Output gu_stack_axis(mt_grad_ctx* g, const TF_Output* items, int n, int axis) {
   mt_gnode p = mt_g_begin(g, "Pack", "stack");
-  mt_g_in_list(&p, items, n);
+  if (all_set(g, items, n)) mt_g_in_list(&p, items, n);
   mt_g_attr_int(&p, "axis", axis);
   return mt_g_end0(&p);
 }
@@ -309,7 +321,7 @@ TF_Output gu_concat(mt_grad_ctx* g, const gu_part* parts, int n, int axis, TF_Ou
   int64_t a = axis;
   TF_Output ax = axis_t.oper ? axis_t : gu_const_ints(g, TF_INT32, &a, 1, 0, "axis");
   gu_leave(&s);
-  if (mt_ok(g->status)) mt_g_in_list(&c, vals, n);
+  if (all_set(g, vals, n)) mt_g_in_list(&c, vals, n);
   mt_g_in(&c, ax);
   free(vals);
   return mt_g_end0(&c);
