@@ -953,6 +953,14 @@ static void scatter_nd_kernel(mt_kernel_ctx* ctx) {
                    mt_dims_str(ind->dims, ind->ndims, a, sizeof a));
     return;
   }
+  /* TensorFlow's ValidEmptyOutputShape: indices and updates both empty, or
+   * shape, indices and updates all non-empty. */
+  const int64_t n_ind = mt_tensor_nelems(ind), n_upd = mt_tensor_nelems(upd);
+  if (!(n_ind == 0 && n_upd == 0) && !(sh->dims[0] != 0 && n_ind != 0 && n_upd != 0)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Indices and updates specified for empty output shape");
+    return;
+  }
   const int64_t nd = ind->dims[ind->ndims - 1];
   const int outer = ind->ndims - 1;
   int ok = nd <= orank && upd->ndims == outer + orank - nd;

@@ -85,11 +85,46 @@ static void test_broadcast_and_int_path(void) {
   TF_DeleteGraph(g);
 }
 
+/* A gather's gradient is IndexedSlices in tf.gradients; TF_AddGradients gives it dense
+ * (UnsortedSegmentSum over the rows): repeated rows add, untouched rows are 0. Through a
+ * concat and a transpose first. */
+static void test_gather_concat_transpose(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = CF(g, "x", D(3, 2), 2, 1, 2, 3, 4, 5, 6);
+  TF_Operation* idx = CI(g, "idx", D(3), 1, 0, 0, 2);
+  TF_Operation* axis = CI(g, "axis", D(1), 0, 0);
+  TF_OperationDescription* d = desc(g, "GatherV2", "gather", x, idx);
+  TF_AddInput(d, (TF_Output){axis, 0});
+  TF_Operation* gath = TF_FinishOperation(d, S);
+  CHECK_OK(S);
+  d = TF_NewOperation(g, "ConcatV2", "concat");
+  TF_Output parts[2] = {{gath, 0}, {x, 0}};
+  TF_AddInputList(d, parts, 2);
+  TF_AddInput(d, (TF_Output){axis, 0});
+  TF_Operation* cat = TF_FinishOperation(d, S); /* [6, 2] */
+  CHECK_OK(S);
+  TF_Operation* perm = CI(g, "perm", D(2), 1, 1, 0);
+  TF_Operation* tr = op2(g, "Transpose", "tr", cat, perm); /* [2, 6] */
+  TF_Operation* w = CF(g, "w", D(2, 6), 2, 1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60);
+  TF_Operation* z = op2(g, "Mul", "z", tr, w);
+  TF_Output ys[1] = {{z, 0}}, xs[1] = {{x, 0}}, dy[1];
+  TF_AddGradients(g, ys, 1, xs, 1, NULL, S, dy);
+  CHECK_OK(S);
+  CHECK(strcmp(TF_OperationOpType(dy[0].oper), "AddN") == 0);
+  TF_Tensor* gx = run(g, dy[0].oper);
+  CHECK_OK(S);
+  /* dz/dcat = w^T rows: [1,10] [2,20] [3,30] (gathered rows 0, 0, 2), [4,40] [5,50] [6,60] (x) */
+  CHECK(floats_are(gx, 6, (float[]){1 + 2 + 4, 10 + 20 + 40, 5, 50, 3 + 6, 30 + 60}, 0));
+  TF_DeleteTensor(gx);
+  TF_DeleteGraph(g);
+}
+
 int main(void) {
   S = TF_NewStatus();
   test_matmul_square();
   test_dx_and_unreachable();
   test_broadcast_and_int_path();
+  test_gather_concat_transpose();
   TF_DeleteStatus(S);
   CTEST_END();
 }

@@ -11,7 +11,7 @@ import enum
 import itertools
 
 from minitf import pywrap_tensorflow_internal as c_api
-from minitf.framework import dtypes, ops
+from minitf.framework import dtypes, errors, ops
 from minitf.framework.indexed_slices import IndexedSlices, convert_to_tensor_or_indexed_slices
 
 # ---------------------------------------------------------------------------
@@ -131,7 +131,15 @@ def _c_gradient(op, grad_type, out_grads):
             g = ops.convert_to_tensor(g)
             dys.append(g._as_tf_output())
     scope = graph._name_stack + "/" if graph._name_stack else ""
-    res = c_api.MT_OpGradient(graph._c_graph, op._c_op, grad_type, scope, dys)
+    try:
+        res = c_api.MT_OpGradient(graph._c_graph, op._c_op, grad_type, scope, dys)
+    except errors.NotFoundError as e:
+        # A C gradient that refuses to differentiate (PreventGradient): TensorFlow's
+        # Python gradient raises LookupError there.
+        raise LookupError(e.message) from None
+    except errors.InvalidArgumentError as e:
+        # Graph-construction errors are ValueError, as for ops built in Python.
+        raise ValueError(e.message) from None
     if res is None:
         raise LookupError("No gradient defined for operation '%s' (op type: %s)" %
                           (op.name, op.type))
@@ -312,9 +320,15 @@ def _add_n(terms, aggregation_method):
 
 
 def _aggregate_slices(terms):
-    from minitf.ops import array_ops
-    indices = array_ops.concat([ops.convert_to_tensor(t.indices) for t in terms], 0)
+    """IndexedSlices terms concatenated (values, then indices), as TensorFlow's
+    AggregateIndexedSlicesGradients; int32 indices become int64 when the terms mix them."""
+    from minitf.ops import array_ops, math_ops
+    with_int32 = [t for t in terms if t.indices.dtype == dtypes.int32]
+    if with_int32 and len(with_int32) != len(terms):
+        terms = [IndexedSlices(t.values, math_ops.cast(t.indices, dtypes.int64), t.dense_shape)
+                 if t.indices.dtype == dtypes.int32 else t for t in terms]
     values = array_ops.concat([ops.convert_to_tensor(t.values) for t in terms], 0)
+    indices = array_ops.concat([ops.convert_to_tensor(t.indices) for t in terms], 0)
     return IndexedSlices(values, indices, terms[0].dense_shape)
 
 
@@ -340,19 +354,17 @@ def _aggregated_grads(grads, op, aggregation_method):
             else:
                 with ops.name_scope(op.name + "_gradient_sum"):
                     out_grads[i] = _add_n(terms, aggregation_method)
+        elif all(isinstance(t, IndexedSlices) for t in terms):
+            out_grads[i] = _aggregate_slices(terms)
         elif all(isinstance(t, (ops.Tensor, IndexedSlices)) for t in terms):
-            slices = [t if isinstance(t, IndexedSlices) else _dense_as_slices(t) for t in terms]
-            out_grads[i] = _aggregate_slices(slices)
+            # Dense and sparse terms: one AddN that densifies the IndexedSlices as its
+            # inputs (TensorFlow 2.21's AggregateIndexedSlicesGradients).
+            from minitf.ops import math_ops
+            out_grads[i] = math_ops.add_n(terms)
         else:
             raise TypeError("Invalid gradient %s [index = %d]. Gradients have to be either all "
                             "Tensors or all IndexedSlices" % (terms, i))
     return out_grads
-
-
-def _dense_as_slices(t):
-    from minitf.ops import array_ops, math_ops
-    shape = array_ops.shape(t)
-    return IndexedSlices(t, math_ops.range(shape[0]), shape)
 
 
 def _zeros_like_output(op, i):

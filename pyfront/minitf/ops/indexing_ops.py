@@ -54,10 +54,18 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
     axis defaults to batch_dims; negative axis/batch_dims count from the end. indices are
     int16/int32/int64; an index outside [0, params.shape[axis]) raises InvalidArgumentError at
     run time ("indices[1] = 5 is not in [0, 3)"). validate_indices is ignored (as in TF).
+    A resource variable gathered along axis 0 is read with ResourceGather (its
+    sparse_read), as TensorFlow.
     """
     del validate_indices
     if axis is None:
         axis = batch_dims
+    from minitf.framework import tensor_util
+    static_axis = tensor_util.constant_value(axis) if isinstance(axis, ops.Tensor) else axis
+    sparse_read = getattr(params, "sparse_read", None)
+    if sparse_read is not None and static_axis is not None and np.ndim(static_axis) == 0 \
+            and int(static_axis) == 0:
+        return sparse_read(indices, name=name)  # a resource variable: ResourceGather
     return _op("GatherV2", params=params, indices=indices, axis=axis, batch_dims=batch_dims,
                name=name)
 

@@ -265,7 +265,8 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 
 def add_n(inputs, name=None):
-    """Sum of a list of tensors of one dtype and shape (tf.math.add_n; op AddN).
+    """Sum of a list of tensors (or IndexedSlices, densified) of one dtype and shape
+    (tf.math.add_n; op AddN).
 
     Raises ValueError when inputs is not a non-empty list of tensors (TensorFlow's message),
     ValueError at construction when static shapes differ. One input is returned as is (or
@@ -274,12 +275,15 @@ def add_n(inputs, name=None):
     if not inputs or not isinstance(inputs, (list, tuple)):
         raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with "
                          "the same dtype and shape.")
-    inputs = [ops.convert_to_tensor(x) for x in inputs]
+    from minitf.framework.indexed_slices import IndexedSlices
+    # IndexedSlices are densified as the op's inputs ("AddN/inputs_1"), as TensorFlow.
+    inputs = [x if isinstance(x, IndexedSlices) else ops.convert_to_tensor(x) for x in inputs]
     if len(inputs) == 1:
+        value = ops.convert_to_tensor(inputs[0])
         if name:
             from minitf.ops.array_ops import identity
-            return identity(inputs[0], name=name)
-        return inputs[0]
+            return identity(value, name=name)
+        return value
     return _op("AddN", inputs=inputs, name=name)
 
 

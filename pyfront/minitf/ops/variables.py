@@ -162,6 +162,14 @@ class ResourceVariable:
     def _as_graph_element(self):
         return self._graph_element
 
+    def sparse_read(self, indices, name=None):
+        """Rows of the variable at `indices` (op ResourceGather, named "Gather" by default), as
+        TensorFlow's ResourceVariable.sparse_read; tf.gather(variable, indices) uses it. Its
+        gradient is an IndexedSlices for the variable."""
+        with ops.name_scope("Gather" if name is None else name) as name:
+            return outputs_of(apply_op("ResourceGather", resource=self._handle, indices=indices,
+                                       dtype=self._dtype, name=name))
+
     def eval(self, session=None):
         """The current value in `session` (default: the default session)."""
         return self._graph_element.eval(session=session)
