@@ -60,7 +60,8 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
 
 # --- array / shape ---
 from minitf.ops.array_ops import (  # noqa: F401,E402
-    Assert, bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, expand_dims,
+    Assert, bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, dynamic_stitch,
+    expand_dims,
     fill, identity_n, ones, ones_like, range, rank, reverse, reverse_v2, shape, shape_n, size,
     split, squeeze, stack, stop_gradient, tile, transpose, unique, unstack, zeros, zeros_like)
 from minitf import debugging  # noqa: F401,E402

@@ -25,6 +25,13 @@ mt_gnode mt_gu_begin_sub(mt_grad_ctx* g, const mt_gnode* parent, const char* op_
   return mt_g_begin(g, op_type, sub_name(g, parent, sub, buf, sizeof buf));
 }
 
+TF_Output mt_gu_const_i32_sub(mt_grad_ctx* g, const mt_gnode* parent, const char* sub,
+                              const int32_t* values, int count) {
+  char buf[512];
+  if (!parent->d) return (TF_Output){NULL, 0};
+  return mt_g_const_i32(g, values, count, 1, sub_name(g, parent, sub, buf, sizeof buf));
+}
+
 void mt_gu_in_const_int(mt_gnode* n, const char* arg, TF_DataType dtype, const int64_t* values,
                         int count, int vector) {
   if (!n->d) return;

@@ -17,6 +17,11 @@
 mt_gnode mt_gu_begin_sub(mt_grad_ctx* g, const mt_gnode* parent, const char* op_type,
                          const char* sub);
 
+/* An int32 vector Const named "<parent's name>/<sub>" (a Python list a wrapper converts
+ * inside the node's scope, e.g. "concat_1/values_1"). */
+TF_Output mt_gu_const_i32_sub(mt_grad_ctx* g, const mt_gnode* parent, const char* sub,
+                              const int32_t* values, int count);
+
 /* An int32 Const input named "<node>/<arg>" (mt_g_in_const_i32) of any int
  * dtype: int32 or int64. */
 void mt_gu_in_const_int(mt_gnode* n, const char* arg, TF_DataType dtype, const int64_t* values,

@@ -5,6 +5,7 @@
  * (nn_fused_batch_norm_grad.py), not from backward ops. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/grad_util.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -302,6 +303,110 @@ static void top_k_grad(mt_grad_ctx* g) {
   g->dx[1] = mt_g_const(g, TF_INT32, NULL, 0, &z, "zeros");
 }
 
+/* ---- gradients of the activation gradient kernels (second derivatives), as TensorFlow's
+ * _ReluGradGrad, ...: kernel(gradients, x) gets kernel(grad, x) for its gradients input;
+ * its x input gets zeros (Relu, Relu6, LeakyRelu: piecewise linear) or TF's term. ---- */
+
+static TF_Output zeros_like(mt_grad_ctx* g, TF_Output x) {
+  mt_gnode z = mt_g_begin(g, "ZerosLike", "zeros_like");
+  mt_g_in(&z, x);
+  return mt_g_end0(&z);
+}
+
+static void act_grad_grad(mt_grad_ctx* g, const char* kernel) {
+  TF_Output x = mt_g_x(g, 1);
+  mt_gnode n = mt_g_begin(g, kernel, NULL);
+  mt_g_in(&n, g->dy[0]);
+  mt_g_in(&n, x);
+  if (strcmp(kernel, "LeakyReluGrad") == 0) mt_g_copy_attr(&n, "alpha");
+  g->dx[0] = mt_g_end0(&n);
+  g->dx[1] = zeros_like(g, x);
+}
+static void relu_grad_grad(mt_grad_ctx* g) { act_grad_grad(g, "ReluGrad"); }
+static void relu6_grad_grad(mt_grad_ctx* g) { act_grad_grad(g, "Relu6Grad"); }
+static void leaky_relu_grad_grad(mt_grad_ctx* g) { act_grad_grad(g, "LeakyReluGrad"); }
+
+/* EluGrad / SeluGrad(dy, y): kernel(grad, y) for dy; where(y < 0, grad * dy, 0) for y. */
+static void exp_linear_grad_grad(mt_grad_ctx* g, const char* kernel) {
+  TF_Output dy = mt_g_x(g, 0), y = mt_g_x(g, 1);
+  g->dx[0] = mt_g_binary(g, kernel, g->dy[0], y);
+  TF_Output less = named2(g, "Less", "Less", y, mt_g_scalar_like(g, y, 0.0, "Less/y"));
+  TF_Output prod = named2(g, "Mul", "mul", g->dy[0], dy);
+  TF_Output zeros = zeros_like(g, y);
+  mt_gnode s = mt_g_begin(g, "Select", NULL);
+  mt_g_in(&s, less);
+  mt_g_in(&s, prod);
+  mt_g_in(&s, zeros);
+  g->dx[1] = mt_g_end0(&s);
+}
+static void elu_grad_grad(mt_grad_ctx* g) { exp_linear_grad_grad(g, "EluGrad"); }
+static void selu_grad_grad(mt_grad_ctx* g) { exp_linear_grad_grad(g, "SeluGrad"); }
+
+/* op_type(a, b) named `name` after the incoming gradient. */
+static TF_Output after_grad2(mt_grad_ctx* g, const char* op_type, const char* name, TF_Output a,
+                             TF_Output b) {
+  mt_gnode n = mt_g_begin(g, op_type, name);
+  mt_g_in(&n, a);
+  if (b.oper) mt_g_in(&n, b);
+  mt_g_control(&n, g->dy[0].oper);
+  return mt_g_end0(&n);
+}
+
+/* SoftplusGrad(dy, x) = dy / (1 + exp(-x)): SoftplusGrad(grad, x) for dy and
+ * grad dy / (exp(-x) + 2 + exp(x)) for x, after the incoming gradient. */
+static void softplus_grad_grad(mt_grad_ctx* g) {
+  const TF_Output none = {NULL, 0};
+  TF_Output dy = mt_g_x(g, 0), x = mt_g_x(g, 1), grad = g->dy[0];
+  g->dx[0] = after_grad2(g, "SoftplusGrad", NULL, grad, x);
+  TF_Output num = after_grad2(g, "Mul", "mul", grad, dy);
+  TF_Output e_neg = after_grad2(g, "Exp", NULL, after_grad2(g, "Neg", NULL, x, none), none);
+  TF_Output sum = after_grad2(g, "AddV2", "add", e_neg, mt_g_scalar_like(g, x, 2.0, "add/y"));
+  TF_Output denom = after_grad2(g, "AddV2", "add_1", sum, after_grad2(g, "Exp", NULL, x, none));
+  g->dx[1] = after_grad2(g, "RealDiv", "truediv", num, denom);
+}
+
+/* BiasAddGrad's gradient (TF's _BiasAddGradGrad): the bias gradient broadcast back over
+ * out_backprop's shape, Tile(Reshape(grad, [1.., C, 1..]), [N.., 1, ..]). */
+static void bias_add_grad_grad(mt_grad_ctx* g) {
+  TF_Output shape = mt_g_shape(g, mt_g_x(g, 0));
+  TF_Output bias_shape = mt_g_shape(g, g->dy[0]);
+  const int nchw = strcmp(mt_op_attr_str(g->op, "data_format", "NHWC"), "NCHW") == 0;
+  TF_Output parts[3], mults[3];
+  const int32_t one = 1;
+  if (nchw) {
+    TF_Output head = mt_gu_slice1(g, shape, 0, 0, 1, 1);
+    TF_Output ones_head = mt_g_unary(g, "OnesLike", head);
+    TF_Output tail = mt_gu_slice1(g, shape, 1, 2, 0, 0);
+    parts[0] = ones_head;
+    parts[1] = bias_shape;
+    parts[2] = mt_g_unary(g, "OnesLike", tail);
+    TF_Output expanded = mt_gu_concat(g, parts, 3, 0);
+    TF_Output head2 = mt_gu_slice1(g, shape, 0, 0, 1, 1);
+    TF_Output tail2 = mt_gu_slice1(g, shape, 1, 2, 0, 0);
+    mt_gnode c = mt_g_begin(g, "ConcatV2", "concat");
+    mults[0] = head2;
+    mults[1] = mt_gu_const_i32_sub(g, &c, "values_1", &one, 1);
+    mults[2] = tail2;
+    mt_g_in_list(&c, mults, 3);
+    mt_g_in_const_i32(&c, "axis", (const int32_t[]){0}, 1, 0);
+    TF_Output tile_mults = mt_g_end0(&c);
+    g->dx[0] = mt_g_binary(g, "Tile", mt_g_reshape(g, g->dy[0], expanded), tile_mults);
+    return;
+  }
+  TF_Output head = mt_gu_slice1(g, shape, 0, 0, 1, -1);
+  parts[0] = mt_g_unary(g, "OnesLike", head);
+  parts[1] = bias_shape;
+  TF_Output expanded = mt_gu_concat(g, parts, 2, 0);
+  TF_Output head2 = mt_gu_slice1(g, shape, 0, 0, 1, -1);
+  mt_gnode c = mt_g_begin(g, "ConcatV2", "concat");
+  mults[0] = head2;
+  mults[1] = mt_gu_const_i32_sub(g, &c, "values_1", &one, 1);
+  mt_g_in_list(&c, mults, 2);
+  mt_g_in_const_i32(&c, "axis", (const int32_t[]){0}, 1, 0);
+  TF_Output tile_mults = mt_g_end0(&c);
+  g->dx[0] = mt_g_binary(g, "Tile", mt_g_reshape(g, g->dy[0], expanded), tile_mults);
+}
+
 static const mt_grad_spec nn_grads[] = {
     {"Relu6", relu6_grad},
     {"LeakyRelu", leaky_relu_grad},
@@ -316,12 +421,18 @@ static const mt_grad_spec nn_grads[] = {
     {"BiasAdd", bias_add_grad},
     {"SoftmaxCrossEntropyWithLogits", xent_grad},
     {"SparseSoftmaxCrossEntropyWithLogits", sparse_xent_grad},
-    {"InTopKV2", NULL},
     {"FusedBatchNorm", fused_bn_grad},
     {"FusedBatchNormV2", fused_bn_v2_grad},
     {"FusedBatchNormV3", fused_bn_v3_grad},
     {"LRN", lrn_grad},
     {"TopKV2", top_k_grad},
+    {"ReluGrad", relu_grad_grad},
+    {"Relu6Grad", relu6_grad_grad},
+    {"LeakyReluGrad", leaky_relu_grad_grad},
+    {"EluGrad", elu_grad_grad},
+    {"SeluGrad", selu_grad_grad},
+    {"SoftplusGrad", softplus_grad_grad},
+    {"BiasAddGrad", bias_add_grad_grad},
 };
 
 void mt_register_nn_grads(void) {

@@ -37,9 +37,35 @@ static void resource_gather_grad(mt_grad_ctx* g) {
   mt_g_set_sparse(g, 0, values, idx, params_shape);
 }
 
+/* resource_variable_ops._GatherNdGrad: VariableShape(handle, out_type = the indices' dtype);
+ * indices of shape [n, 1] give IndexedSlices of the gradient at Squeeze(indices, -1), others
+ * ScatterNd(indices, grad, shape). */
+static void resource_gather_nd_grad(mt_grad_ctx* g) {
+  TF_Output handle = mt_g_x(g, 0), indices = mt_g_x(g, 1);
+  mt_gnode vs = mt_g_begin(g, "VariableShape", NULL);
+  mt_g_in(&vs, handle);
+  mt_g_attr_type(&vs, "out_type", mt_g_dtype(indices));
+  TF_Output shape = mt_g_end0(&vs);
+  const mt_shape* si = mt_g_static_shape(indices);
+  if (si && si->rank == 2 && si->dims[1] == 1) {
+    mt_gnode sq = mt_g_begin(g, "Squeeze", NULL);
+    mt_g_in(&sq, indices);
+    const int64_t axis = -1;
+    mt_g_attr_ints(&sq, "squeeze_dims", &axis, 1);
+    mt_g_set_sparse(g, 0, g->dy[0], mt_g_end0(&sq), shape);
+    return;
+  }
+  mt_gnode sc = mt_g_begin(g, "ScatterNd", NULL);
+  mt_g_in(&sc, indices);
+  mt_g_in(&sc, g->dy[0]);
+  mt_g_in(&sc, shape);
+  g->dx[0] = mt_g_end0(&sc);
+}
+
 static const mt_grad_spec state_grads[] = {
     {"ReadVariableOp", read_grad},
     {"ResourceGather", resource_gather_grad},
+    {"ResourceGatherNd", resource_gather_nd_grad},
     {"VarIsInitializedOp", NULL},
     {"VariableShape", NULL},
     {"Assign", NULL},

@@ -17,6 +17,15 @@ CASES = {
     "sqrt": (lambda tf, x: tf.sqrt(x), POS),
     "rsqrt": (lambda tf, x: tf.math.rsqrt(x), POS),
     "reciprocal": (lambda tf, x: tf.math.reciprocal(x), POS),
+    "relu": (lambda tf, x: tf.nn.relu(x) * x, X),
+    "relu6": (lambda tf, x: tf.nn.relu6(x * 4.0) * x, X),
+    "leaky_relu": (lambda tf, x: tf.nn.leaky_relu(x, alpha=0.3) * x, X),
+    "elu": (lambda tf, x: tf.nn.elu(x), X),
+    "selu": (lambda tf, x: tf.nn.selu(x), X),
+    "softplus": (lambda tf, x: tf.nn.softplus(x), X),
+    "bias_add": (lambda tf, x: tf.square(tf.nn.bias_add(x, tf.reduce_sum(x, 0))), X),
+    "bias_add_nchw": (lambda tf, x: tf.square(tf.nn.bias_add(
+        tf.reshape(x, [1, 2, 3, 1]), tf.reduce_sum(x, 1), data_format="NCHW")) [0, :, :, 0], X),
 }
 
 

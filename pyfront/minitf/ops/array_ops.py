@@ -642,3 +642,12 @@ def unique(x, out_idx=dtypes.int32, name=None):
     of x its index in them (tf.unique; op Unique). Returns (y, idx)."""
     y, idx = _op("Unique", x=x, out_idx=dtypes.as_dtype(out_idx), name=name)
     return y, idx
+
+
+def dynamic_stitch(indices, data, name=None):
+    """Interleaves the rows of `data` into one tensor: merged[indices[m][i, ...]] = data[m][i,
+    ...] (tf.dynamic_stitch; op DynamicStitch). indices: list of int32 tensors; data: list of
+    tensors of one dtype whose shapes are indices[m].shape + a common row shape. Later
+    occurrences of an index win. InvalidArgumentError for mismatched shapes or a negative
+    index."""
+    return _op("DynamicStitch", indices=list(indices), data=list(data), name=name)

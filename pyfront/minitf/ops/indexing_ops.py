@@ -75,10 +75,14 @@ def gather_nd(params, indices, name=None, batch_dims=0):
 
     Output shape: indices.shape[:-1] + params.shape[indices.shape[-1]:]. Indices out of range
     raise InvalidArgumentError at run time; indices.shape[-1] > rank(params) raises ValueError.
-    Only batch_dims=0 is supported (NotImplementedError otherwise).
+    Only batch_dims=0 is supported (NotImplementedError otherwise). A resource variable is
+    read with ResourceGatherNd, as TensorFlow (its gradient flows to the variable).
     """
     if batch_dims != 0:
         raise NotImplementedError("gather_nd with batch_dims != 0 is not supported by minitf")
+    resource_gather_nd = getattr(params, "gather_nd", None)
+    if resource_gather_nd is not None:
+        return resource_gather_nd(indices, name=name)  # a resource variable: ResourceGatherNd
     return _op("GatherNd", params=params, indices=indices, name=name)
 
 

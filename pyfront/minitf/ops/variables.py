@@ -170,6 +170,14 @@ class ResourceVariable:
             return outputs_of(apply_op("ResourceGather", resource=self._handle, indices=indices,
                                        dtype=self._dtype, name=name))
 
+    def gather_nd(self, indices, name=None):
+        """Slices of the variable addressed by the last dim of `indices` (op ResourceGatherNd,
+        named "GatherNd" by default), as TensorFlow's ResourceVariable.gather_nd;
+        tf.gather_nd(variable, indices) uses it."""
+        with ops.name_scope("GatherNd" if name is None else name) as name:
+            return outputs_of(apply_op("ResourceGatherNd", resource=self._handle,
+                                       indices=indices, dtype=self._dtype, name=name))
+
     def eval(self, session=None):
         """The current value in `session` (default: the default session)."""
         return self._graph_element.eval(session=session)

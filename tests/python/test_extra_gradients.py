@@ -1,0 +1,34 @@
+"""DynamicStitch's and ResourceGatherNd's gradients against TensorFlow 2.21
+(extra_gradient_cases.py; TF's values and backward nodes in
+tests/fixtures/extra_gradient_expected.json): the same values, the same IndexedSlices-or-dense
+result, the same backward nodes."""
+import json
+import os
+
+import numpy as np
+import pytest
+
+import minitf as tf
+import extra_gradient_cases as cases
+
+FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
+                       "extra_gradient_expected.json")
+with open(FIXTURE) as f:
+    EXPECTED = json.load(f)["cases"]
+
+
+@pytest.mark.parametrize("name", sorted(cases.CASES))
+def test_gradient_equals_tensorflows(name):
+    got, want = cases.run(tf, name), EXPECTED[name]
+    for g, w in zip(got["values"], want["values"]):
+        np.testing.assert_allclose(g, w, rtol=1e-12)
+    assert got["sparse"] == want["sparse"]
+    assert got["nodes"] == want["nodes"]
+
+
+def test_stitched_gradient_by_hand():
+    # rows 0, 4, 2 of the weights go to a; rows 1, 3 to b
+    got = cases.run(tf, "dynamic_stitch")["values"]
+    w = np.cos(np.arange(10.0)).reshape(5, 2)
+    np.testing.assert_allclose(got[0], w[[0, 4, 2]])
+    np.testing.assert_allclose(got[1], w[[1, 3]])

@@ -1,0 +1,32 @@
+"""Every op minitf registers is differentiable exactly where TensorFlow 2.21's is
+(tests/fixtures/tf_gradient_registry.json, written by tools/gen_gradient_registry.py): a
+gradient function where TF has one, "not differentiable" (tf.gradients gives None through
+it) where TF declares it so, and nothing (tf.gradients raises LookupError) where TF has
+nothing."""
+import json
+import os
+
+import pytest
+
+from minitf import pywrap_tensorflow_internal as c_api
+
+FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
+                       "tf_gradient_registry.json")
+with open(FIXTURE) as f:
+    TF = json.load(f)["ops"]
+
+# TensorFlow registers a gradient function for these that returns None for every input (e.g.
+# _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
+RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round",
+                      "TruncateDiv"}
+_STATE = {0: "missing", 1: "gradient", 2: "none"}
+
+
+@pytest.mark.parametrize("op_type", sorted(TF))
+def test_differentiable_as_in_tensorflow(op_type):
+    got = _STATE[c_api.MT_GradientRegistered(op_type)]
+    want = TF[op_type]
+    if op_type in RETURNS_NONE_IN_TF:
+        assert (want, got) == ("gradient", "none")
+    else:
+        assert got == want
