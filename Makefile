@@ -64,7 +64,8 @@ ctest: $(addprefix build/ctest/,$(CTESTS))
 asan-ctest: $(addprefix build/asan/ctest/,$(CTESTS))
 	@set -e; for t in $(CTESTS); do echo "== asan $$t"; ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./build/asan/ctest/$$t; done
 
-# The golden op suite, the ImageSummary pixel tests and the state-op programs through Python with
+# The golden op suite and its gradients, the ImageSummary pixel tests, the state-op programs and the
+# optimizer update ops through Python with
 # the ASan/UBSan build of libc_api.so preloaded in place of the normal one
 # (same soname). Python itself is not
 # instrumented, so leak checking is off; every out-of-bounds access or UB in
@@ -75,7 +76,8 @@ asan-pytest: build/asan/libc_api.so
 	LD_PRELOAD="$(ASAN_RT) $(UBSAN_RT) $(CURDIR)/build/asan/libc_api.so" \
 	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python/test_goldens.py tests/python/test_summary_image.py \
-	  tests/python/test_state_ops.py
+	  tests/python/test_state_ops.py tests/python/test_gradient_goldens.py tests/python/test_second_order.py \
+	  tests/python/test_training_ops.py tests/python/test_optimizers.py
 
 clean:
 	rm -rf build
