@@ -9,6 +9,8 @@
  * starts from the type's lowest finite value and ignores NaN; AvgPool
  * divides by the number of window elements inside the input (SAME). */
 #include <float.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/kernels/all_ops.h"
@@ -381,6 +383,7 @@ typedef struct pool_bwd_task {
   const int64_t* rows_in; /* AvgPoolGrad: window rows / cols inside the input, */
   const int64_t* cols_in; /* per output row / col */
   int64_t ncb;            /* MaxPoolGrad: channel blocks per image */
+  atomic_int oom;
   double init;            /* MaxPoolGrad: the forward's start value */
 } pool_bwd_task;
 
@@ -390,15 +393,22 @@ typedef struct pool_bwd_task {
  * whose value beats the running maximum, starting from the type's lowest
  * value at the window's first position. A window with no such value (all
  * NaN or -inf) thus sends its gradient to its first position, and drops it
- * when that position lies in the padding. */
+ * when that position lies in the padding. The scan keeps the winning
+ * window position per channel (branch-free selects: vectorized); `off`
+ * maps window positions to input offsets (-1 in the padding). */
 #define MAXPOOL_GRAD_(DT, CT, unused)                                                   \
-  static void maxpool_grad_##CT(int64_t b, int64_t e, void* arg) {                      \
+  MT_SIMD_CLONES static void maxpool_grad_##CT(int64_t b, int64_t e, void* arg) {       \
     typedef mt_wide_##CT W;                                                             \
     const pool_bwd_task* t = arg;                                                       \
     const pool_geom* g = t->g;                                                          \
-    const int64_t c = g->c, plane = g->ih * g->iw;                                      \
-    int64_t at[POOL_CB];                                                                \
+    const int64_t c = g->c, plane = g->ih * g->iw, kwin = g->kh * g->kw;                \
+    int32_t at[POOL_CB];                                                                \
     CT best[POOL_CB];                                                                   \
+    int64_t* off = malloc((size_t)kwin * sizeof(int64_t));                              \
+    if (!off) {                                                                         \
+      atomic_store(&((pool_bwd_task*)arg)->oom, 1);                                     \
+      return;                                                                           \
+    }                                                                                   \
     for (int64_t task = b; task < e; task++) {                                          \
       const int64_t img = task / t->ncb, c0 = task % t->ncb * POOL_CB;                  \
       const int64_t cn = c - c0 < POOL_CB ? c - c0 : POOL_CB;                           \
@@ -409,21 +419,31 @@ typedef struct pool_bwd_task {
       for (int64_t oy = 0; oy < g->oh; oy++)                                            \
         for (int64_t ox = 0; ox < g->ow; ox++) {                                        \
           POOL_WINDOW_                                                                  \
-          const int64_t first =                                                         \
-              y0 >= 0 && x0 >= 0 && y0 < g->ih && x0 < g->iw ? (y0 * g->iw + x0) * c : -1; \
-          for (int64_t j = 0; j < cn; j++) best[j] = (CT)t->init, at[j] = first;        \
+          for (int64_t ky = 0; ky < g->kh; ky++)                                        \
+            for (int64_t kx = 0; kx < g->kw; kx++) {                                    \
+              const int64_t iy = y0 + ky, ix = x0 + kx;                                 \
+              off[ky * g->kw + kx] =                                                    \
+                  iy >= 0 && ix >= 0 && iy < g->ih && ix < g->iw ? (iy * g->iw + ix) * c : -1; \
+            }                                                                           \
+          for (int64_t j = 0; j < cn; j++) best[j] = (CT)t->init, at[j] = 0;            \
           for (int64_t iy = ya; iy < yb; iy++)                                          \
             for (int64_t ix = xa; ix < xb; ix++) {                                      \
-              const int64_t off = (iy * g->iw + ix) * c;                                \
-              const CT* in = xi + off;                                                  \
-              for (int64_t j = 0; j < cn; j++)                                          \
-                if (in[j] > best[j]) best[j] = in[j], at[j] = off;                      \
+              const CT* in = xi + (iy * g->iw + ix) * c;                                \
+              const int32_t pos = (int32_t)((iy - y0) * g->kw + (ix - x0));             \
+              for (int64_t j = 0; j < cn; j++) {                                        \
+                const int gt = in[j] > best[j];                                         \
+                best[j] = gt ? in[j] : best[j];                                         \
+                at[j] = gt ? pos : at[j];                                               \
+              }                                                                         \
             }                                                                           \
           const CT* d = (const CT*)t->dy + ((img * g->oh + oy) * g->ow + ox) * c + c0;  \
-          for (int64_t j = 0; j < cn; j++)                                              \
-            if (at[j] >= 0) oi[at[j] + j] = (CT)((W)oi[at[j] + j] + (W)d[j]);           \
+          for (int64_t j = 0; j < cn; j++) {                                            \
+            const int64_t o = off[at[j]];                                               \
+            if (o >= 0) oi[o + j] = (CT)((W)oi[o + j] + (W)d[j]);                       \
+          }                                                                             \
         }                                                                               \
     }                                                                                   \
+    free(off);                                                                          \
   }
 MT_REAL_TYPES(MAXPOOL_GRAD_, 0)
 static void (*const maxpool_grad_fns[MT_NUM_DTYPES])(int64_t, int64_t, void*) = {
@@ -562,8 +582,12 @@ static void pool_bwd_run(mt_kernel_ctx* ctx, pool_bwd_task* t, TF_Tensor* out, i
   t->dy = t->x && (t->y || !use_y) ? mt_work_in(ctx, ctx->inputs[2], nchw, &dyo) : NULL;
   t->out = t->dy ? mt_work_out(ctx, out, nchw, &oo) : NULL;
   if (t->out) {
+    atomic_init(&t->oom, 0);
     mt_parallel_for_shared(ctx, n, 1, cost, fn, t);
-    mt_work_finish(ctx, out, nchw, t->out);
+    if (atomic_load(&t->oom))
+      mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM in %s", ctx->op->op_type);
+    else
+      mt_work_finish(ctx, out, nchw, t->out);
   }
   free(xo);
   free(yo);
