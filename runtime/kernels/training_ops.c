@@ -12,6 +12,7 @@
  * OpDef fail with Unimplemented naming the op. Ref forms forward the variable to `out`. */
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernel.h"
+#include "runtime/graph.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/resource.h"
 
@@ -507,6 +508,63 @@ ALL_KERNELS(centered_rms_prop, F_CENTERED_RMS_PROP)
 DENSE_KERNELS(add_sign, F_ADD_SIGN)
 DENSE_KERNELS(power_sign, F_POWER_SIGN)
 
+/* ---- shape function: TensorFlow's checks at graph construction ---- */
+
+/* The variable shape behind resource input i when its handle comes (through Identity) from a
+ * VarHandleOp with a shape attr; unknown otherwise. */
+static mt_shape handle_shape(const mt_shape_ctx* ctx, int i) {
+  mt_shape unknown = {.rank = -1};
+  const TF_Operation* op = ctx->op->inputs[i].oper;
+  while (op && strcmp(op->op_type, "Identity") == 0 && op->ninputs == 1) op = op->inputs[0].oper;
+  if (!op || strcmp(op->op_type, "VarHandleOp") != 0) return unknown;
+  const mt_attr_value* v = mt_op_attr(op, "shape");
+  return v && v->kind == MT_ATTR_SHAPE && !v->is_list ? v->v.shape : unknown;
+}
+
+/* var, slots and grad agree (sparse: grad is [len(indices)] + var.shape[1:]); the scalars are
+ * scalars; a ref form's output has var's shape. Errors are ValueError at construction in
+ * Python, InvalidArgument from TF_FinishOperation. */
+static void apply_shape(mt_shape_ctx* ctx) {
+  const mt_op_def* def = ctx->op->def;
+  int nvars = 0;
+  while (nvars < def->ninputs && (def->inputs[nvars].is_ref ||
+                                  def->inputs[nvars].type == TF_RESOURCE))
+    nvars++;
+  const int ref = nvars > 0 && def->inputs[0].is_ref;
+  mt_shape var = ref ? ctx->in[0] : handle_shape(ctx, 0);
+  for (int i = 1; i < nvars; i++) {
+    mt_shape slot = ref ? ctx->in[i] : handle_shape(ctx, i);
+    if (!mt_merge_shape(ctx, &var, &slot, &var)) return;
+  }
+  int gi = -1, ii = -1;
+  for (int i = nvars; i < def->ninputs; i++) {
+    const char* n = def->inputs[i].name;
+    if (strcmp(n, "grad") == 0 || strcmp(n, "delta") == 0) gi = i;
+    else if (strcmp(n, "indices") == 0) ii = i;
+    else if (strcmp(n, "global_step") != 0 && !mt_shape_with_rank(ctx, i, 0)) return;
+  }
+  if (gi >= 0 && ii < 0) {
+    if (!mt_merge_shape(ctx, &var, &ctx->in[gi], &var)) return;
+  } else if (gi >= 0) {
+    if (!mt_shape_with_rank(ctx, ii, 1) || !mt_shape_with_rank_at_least(ctx, gi, 1)) return;
+    const mt_shape* g = &ctx->in[gi];
+    int64_t n;
+    if (g->rank > 0 && ctx->in[ii].rank == 1 &&
+        !mt_merge_dim(ctx, g->dims[0], ctx->in[ii].dims[0], &n))
+      return;
+    if (g->rank >= 0 && var.rank >= 0) {
+      if (g->rank != var.rank) {
+        mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                       "Shapes must be equal rank, but are %d and %d", var.rank, g->rank);
+        return;
+      }
+      for (int d = 1; d < var.rank; d++)
+        if (!mt_merge_dim(ctx, var.dims[d], g->dims[d], &var.dims[d])) return;
+    }
+  }
+  if (ctx->noutputs > 0) ctx->out[0] = var;
+}
+
 /* ---- OpDefs (TensorFlow 2.21's) ---- */
 
 #define NUMBER                                                                               \
@@ -519,9 +577,10 @@ DENSE_KERNELS(power_sign, F_POWER_SIGN)
 /* Ref form: var/slots "name: Ref(T)", output out, shape of var. */
 #define REF_OP(OPNAME, INPUTS, ATTRS, KERNEL)                                                 \
   {.name = OPNAME, .inputs = INPUTS, .outputs = OUT, .attrs = ATTRS,                         \
-   .shape = mt_unchanged_shape, .kernel = KERNEL}
+   .shape = apply_shape, .kernel = KERNEL}
 #define RES_OP(OPNAME, INPUTS, ATTRS, KERNEL) \
-  {.name = OPNAME, .inputs = INPUTS, .attrs = ATTRS, .kernel = KERNEL, .flags = MT_OP_STATEFUL}
+  {.name = OPNAME, .inputs = INPUTS, .attrs = ATTRS, .shape = apply_shape, .kernel = KERNEL, \
+   .flags = MT_OP_STATEFUL}
 
 static const mt_op_spec training_specs[] = {
     /* GradientDescent */

@@ -107,3 +107,43 @@ def test_compute_gradient_error_float64():
     np.testing.assert_allclose(theory, want, rtol=1e-12)
     np.testing.assert_allclose(numeric, want, rtol=1e-6, atol=1e-8)
     assert err < 1e-6
+
+
+@pytest.mark.parametrize("use_resource", [True, False])
+def test_hessians_of_a_variable(use_resource):
+    # d2/dw2 sum(w^3) = diag(6 w); for x w (x fixed) . w: 2 x^T x ... worked by hand
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, 2.0], use_resource=use_resource)
+        m = tf.Variable([[1.0, 2.0], [3.0, 4.0]], use_resource=use_resource)
+        v = tf.constant([[1.0], [-1.0]])
+        h_cube = tf.hessians(tf.reduce_sum(w * w * w), w)[0]
+        h_quad = tf.hessians(tf.reduce_sum(tf.square(tf.matmul(m, v))), m)[0]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            np.testing.assert_array_equal(sess.run(h_cube), [[6.0, 0.0], [0.0, 12.0]])
+            # L = sum_i (m_i . v)^2: d2L / dm_ij dm_kl = 2 [i == k] v_j v_l
+            want = np.zeros((2, 2, 2, 2), np.float32)
+            for i in range(2):
+                want[i, :, i, :] = 2 * np.outer([1.0, -1.0], [1.0, -1.0])
+            np.testing.assert_array_equal(sess.run(h_quad), want)
+
+
+def test_fetching_indexed_slices_gives_indexed_slices_value():
+    with tf.Graph().as_default():
+        p = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+        g = tf.gradients(tf.reduce_sum(tf.gather(p, [2, 0, 2]) * 3.0), p)[0]
+        assert isinstance(g, tf.IndexedSlices)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run(g)
+            assert type(got).__name__ == "IndexedSlicesValue"
+            np.testing.assert_array_equal(got.values, np.full((3, 2), 3.0))
+            np.testing.assert_array_equal(got.indices, [2, 0, 2])
+            np.testing.assert_array_equal(got.dense_shape, [3, 2])
+
+
+def test_grad_ys_of_another_dtype_is_a_type_error():
+    with tf.Graph().as_default():
+        a = tf.constant([1.0, 2.0])
+        with pytest.raises(TypeError, match="does not match type int32"):
+            tf.gradients(a * 2.0, a, grad_ys=tf.constant([1, 2]))

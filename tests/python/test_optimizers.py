@@ -78,14 +78,20 @@ def test_errors_as_tensorflow():
             tf.train.GradientDescentOptimizer(0.1, name="")
 
 
-def test_update_with_wrong_shape_names_node_and_keeps_variable():
+@pytest.mark.parametrize("use_resource", [True, False])
+def test_update_with_wrong_shape_names_node_and_keeps_variable(use_resource):
     with tf.Graph().as_default():
-        v = tf.Variable([1.0, 2.0], name="v")
+        v = tf.Variable([1.0, 2.0], name="v", use_resource=use_resource)
         opt = tf.train.GradientDescentOptimizer(1.0)
-        bad = opt.apply_gradients([(tf.constant([1.0, 2.0, 3.0]), v)])
+        # known when built: TensorFlow's shape error
+        with pytest.raises(ValueError, match="Dimensions must be equal, but are 2 and 3"):
+            opt.apply_gradients([(tf.constant([1.0, 2.0, 3.0]), v)])
+        # known only when run: the kernel's error, the variable unchanged
+        grad = tf.placeholder(tf.float32, None)
+        bad = opt.apply_gradients([(grad, v)])
         with tf.Session() as sess:
             sess.run(v.initializer)
             with pytest.raises(tf.errors.InvalidArgumentError,
                                match=r"var and delta do not have the same shape\[2\] \[3\]"):
-                sess.run(bad)
+                sess.run(bad, {grad: [1.0, 2.0, 3.0]})
             np.testing.assert_array_equal(sess.run(v), [1.0, 2.0])

@@ -58,37 +58,67 @@ def _session_with(ref):
 
 @pytest.mark.parametrize("ref", [True, False])
 def test_bad_updates_name_the_node_and_change_nothing(ref):
+    """Shapes only known at run time (placeholders of unknown shape): InvalidArgumentError with
+    TensorFlow's message naming the node, and every variable unchanged."""
     g, var, accum = _session_with(ref)
     arg = (lambda v: v) if ref else (lambda v: v.handle)
     prefix = "" if ref else "Resource"
     with g.as_default():
         raw = tf.raw_ops
+        grad = tf.placeholder(tf.float32, None, name="grad")
+        lr = tf.placeholder(tf.float32, None, name="lr")
+        rows = tf.placeholder(tf.int32, None, name="rows")
         wrong_grad = getattr(raw, prefix + "ApplyAdagrad")(
-            var=arg(var), accum=arg(accum), lr=0.1, grad=np.ones((2, 2), np.float32),
-            name="wrong_grad")
+            var=arg(var), accum=arg(accum), lr=0.1, grad=grad, name="wrong_grad")
         wrong_lr = getattr(raw, prefix + "ApplyAdagrad")(
-            var=arg(var), accum=arg(accum), lr=[0.1, 0.2], grad=np.ones((3, 2), np.float32),
+            var=arg(var), accum=arg(accum), lr=lr, grad=np.ones((3, 2), np.float32),
             name="wrong_lr")
         bad_row = getattr(raw, prefix + "SparseApplyAdagrad")(
             var=arg(var), accum=arg(accum), lr=0.1, grad=np.ones((2, 2), np.float32),
-            indices=[1, 3], name="bad_row")
+            indices=rows, name="bad_row")
         short_grad = getattr(raw, prefix + "SparseApplyMomentum")(
-            var=arg(var), accum=arg(accum), lr=0.1, grad=np.ones((1, 2), np.float32),
-            indices=[0, 1], momentum=0.9, name="short_grad")
+            var=arg(var), accum=arg(accum), lr=0.1, grad=grad, indices=[0, 1], momentum=0.9,
+            name="short_grad")
         with tf.Session() as sess:
             sess.run(tf.global_variables_initializer())
             errors = [
-                (wrong_grad, r"var and grad do not have the same shape\[3,2\] \[2,2\]"),
-                (wrong_lr, r"lr is not a scalar: \[2\]"),
-                (bad_row, r"Index 3 at offset 1 in indices is out of range"),
-                (short_grad, r"grad must be the same size as indices in the first dimension"),
+                (wrong_grad, {grad: np.ones((2, 2))},
+                 r"var and grad do not have the same shape\[3,2\] \[2,2\]"),
+                (wrong_lr, {lr: [0.1, 0.2]}, r"lr is not a scalar: \[2\]"),
+                (bad_row, {rows: [1, 3]}, r"Index 3 at offset 1 in indices is out of range"),
+                (short_grad, {grad: np.ones((1, 2))},
+                 r"grad must be the same size as indices in the first dimension"),
             ]
-            for op, message in errors:
+            for op, feed, message in errors:
                 with pytest.raises(tf.errors.InvalidArgumentError, match=message) as e:
-                    sess.run(op)
+                    sess.run(op, feed)
                 assert "node '%s'" % op.name.split(":")[0] in str(e.value)
                 np.testing.assert_array_equal(sess.run(var), np.ones((3, 2)))
                 np.testing.assert_array_equal(sess.run(accum), np.full((3, 2), 0.5))
+
+
+@pytest.mark.parametrize("ref", [True, False])
+def test_static_shape_mismatch_is_a_value_error(ref):
+    """Shapes known when the op is built: TensorFlow's shape-function errors (ValueError)."""
+    g, var, accum = _session_with(ref)
+    arg = (lambda v: v) if ref else (lambda v: v.handle)
+    prefix = "" if ref else "Resource"
+    with g.as_default():
+        raw = tf.raw_ops
+        with pytest.raises(ValueError, match="Dimensions must be equal, but are 3 and 2"):
+            getattr(raw, prefix + "ApplyAdagrad")(var=arg(var), accum=arg(accum), lr=0.1,
+                                                  grad=np.ones((2, 2), np.float32))
+        with pytest.raises(ValueError, match="Shape must be rank 0 but is rank 1"):
+            getattr(raw, prefix + "ApplyAdagrad")(var=arg(var), accum=arg(accum), lr=[0.1, 0.2],
+                                                  grad=np.ones((3, 2), np.float32))
+        with pytest.raises(ValueError, match="Dimensions must be equal, but are 1 and 2"):
+            getattr(raw, prefix + "SparseApplyMomentum")(
+                var=arg(var), accum=arg(accum), lr=0.1, grad=np.ones((1, 2), np.float32),
+                indices=[0, 1], momentum=0.9)
+        with pytest.raises(ValueError, match="Shape must be rank 1 but is rank 2"):
+            getattr(raw, prefix + "SparseApplyAdagrad")(
+                var=arg(var), accum=arg(accum), lr=0.1, grad=np.ones((2, 2), np.float32),
+                indices=[[0], [1]])
 
 
 def test_uninitialized_variables_fail_precondition():

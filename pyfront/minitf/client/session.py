@@ -14,7 +14,15 @@ import numpy as np
 
 from minitf import pywrap_tensorflow_internal as c_api
 from minitf.core.protobuf import config_pb2
-from minitf.framework import dtypes, errors, ops, sparse_tensor, tensor_shape
+from minitf.framework import dtypes, errors, indexed_slices, ops, sparse_tensor, tensor_shape
+
+def _slices_parts(s):
+    return [s.values, s.indices] + ([] if s.dense_shape is None else [s.dense_shape])
+
+
+def _slices_value(values):
+    return indexed_slices.IndexedSlicesValue(*(list(values) + [None] * (3 - len(values))))
+
 
 _NODE_RE = re.compile(r"\{\{node ([^}]+)\}\}|node '([^']+)'|[Nn]ode ([A-Za-z0-9_./>-]+)")
 
@@ -26,6 +34,9 @@ _REGISTERED_EXPANSIONS = [
     (sparse_tensor.SparseTensor, sparse_tensor.SparseTensor._session_run_fetch,
      sparse_tensor.SparseTensor._session_run_feed,
      lambda feed: [feed.indices, feed.values, feed.dense_shape]),
+    # IndexedSlices (e.g. a gather's gradient) come back as IndexedSlicesValues.
+    (indexed_slices.IndexedSlices, lambda fetch: (_slices_parts(fetch), _slices_value),
+     lambda feed, value: list(zip(_slices_parts(feed), value)), lambda feed: _slices_parts(feed)),
 ]
 
 

@@ -138,7 +138,10 @@ def _c_gradient(op, grad_type, out_grads):
         # Python gradient raises LookupError there.
         raise LookupError(e.message) from None
     except errors.InvalidArgumentError as e:
-        # Graph-construction errors are ValueError, as for ops built in Python.
+        # Graph-construction errors are ValueError, as for ops built in Python; a dtype that
+        # does not fit an op's input is TypeError there (TensorFlow's op_def_library).
+        if "does not match type" in e.message:
+            raise TypeError(e.message) from None
         raise ValueError(e.message) from None
     if res is None:
         raise LookupError("No gradient defined for operation '%s' (op type: %s)" %
@@ -532,7 +535,7 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gr
     out = []
     with ops.name_scope(name, "hessians", _as_list(ys) + xs):
         for gradient, x in zip(gradients(ys, xs, **kwargs), xs):
-            x = ops.convert_to_tensor(x)
+            # x itself (not a new read of a variable): the rows differentiate with respect to it
             shape = x.get_shape()
             if not shape.is_fully_defined():
                 raise ValueError("Cannot compute Hessian because element %s has an unknown "

@@ -3,6 +3,8 @@ local response normalization, the softmax cross-entropy losses, top_k, in_top_k,
 bias_add. Each wraps the C op of the same TensorFlow name (runtime/kernels/nn_ops.c) with
 TensorFlow 1's Python signature and defaults.
 """
+import collections
+
 import numpy as np
 
 from minitf import errors
@@ -304,7 +306,11 @@ def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
     InvalidArgumentError at run time for a fed k out of range.
     """
     values, indices = _op("TopKV2", input=input, k=k, sorted=sorted, name=name)
-    return values, indices
+    return _TopKV2(values, indices)
+
+
+# TensorFlow's generated wrapper returns this namedtuple (.values, .indices).
+_TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
 def in_top_k(predictions, targets, k, name=None):
