@@ -1,11 +1,12 @@
 /* Gradients of the nn family (runtime/gradient.h), node for node as TensorFlow 2.21's
  * nn_grad.py: Relu, BiasAdd, the activations, softmax, the softmax cross entropies,
- * FusedBatchNorm(V2, V3), LRN and TopKV2. FusedBatchNormGrad* have no gradient here:
- * TensorFlow builds theirs by re-deriving batch norm inside a GradientTape
- * (nn_fused_batch_norm_grad.py), not from backward ops. */
+ * FusedBatchNorm(V2, V3), LRN, TopKV2 and the second derivatives of the gradient kernels
+ * (FusedBatchNormGrad* by differentiating batch norm's backward pass built of primitive ops,
+ * as TensorFlow's _FusedBatchNormGradGrad does with a GradientTape). */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/grad_util.h"
+#include "runtime/status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -407,6 +408,138 @@ static void bias_add_grad_grad(mt_grad_ctx* g) {
   g->dx[0] = mt_g_binary(g, "Tile", mt_g_reshape(g, g->dy[0], expanded), tile_mults);
 }
 
+
+/* ---- FusedBatchNormGrad(V2, V3): TensorFlow's _FusedBatchNormGradGrad. TF writes batch
+ * norm's backward pass (_BatchNormGrad) out of primitive ops inside a GradientTape watching
+ * grad_y, x and scale, then differentiates [grad_x, grad_scale, grad_offset] with the
+ * incoming gradients as initial gradients. Here the same primitive graph is built and
+ * differentiated by the runtime's own walker (mt_add_gradients). The tape stops at its
+ * watched tensors; the walker would follow grad_y back into the forward graph (grad_y
+ * depends on x), so the three sources enter through StopGradient nodes, which make them
+ * leaves the way the tape does. ---- */
+
+typedef struct bn_gg {
+  mt_grad_ctx* g;
+  int32_t axes[MT_MAX_DIMS];
+  int naxes;
+  int keep; /* channels-first: reductions keep dims so they broadcast against x */
+  double eps;
+} bn_gg;
+
+static TF_Output bn_reduce(bn_gg* b, const char* type, TF_Output x, int keep) {
+  mt_gnode n = mt_g_begin(b->g, type, NULL);
+  mt_g_in(&n, x);
+  mt_g_in_const_i32(&n, "reduction_indices", b->axes, b->naxes, 1);
+  mt_g_attr_bool(&n, "keep_dims", keep);
+  return mt_g_end0(&n);
+}
+
+/* x + epsilon, with epsilon a Const of x's dtype ("add/y") as Python converts it. */
+static TF_Output bn_add_eps(bn_gg* b, TF_Output x) {
+  mt_gnode n = mt_g_begin(b->g, "AddV2", "add");
+  char name[512];
+  snprintf(name, sizeof name, "%s/y", n.d ? n.d->name + strlen(b->g->scope) : "add");
+  TF_Output eps = mt_g_scalar_like(b->g, x, b->eps, name);
+  mt_g_in(&n, x);
+  mt_g_in(&n, eps);
+  return mt_g_end0(&n);
+}
+
+/* Reshape(v, [1, size(v), 1, 1(, 1)]): size is static (a Const), so the shape packs. */
+static TF_Output bn_to_channels_first(mt_grad_ctx* g, TF_Output v, int rank) {
+  const mt_shape* s = mt_g_static_shape(v);
+  int32_t dims[5] = {1, s->rank == 1 && s->dims[0] >= 0 ? (int32_t)s->dims[0] : -1, 1, 1, 1};
+  return mt_gu_reshape_const(g, v, dims, rank);
+}
+
+static TF_Output bn_stop(mt_grad_ctx* g, TF_Output x) { return mt_g_unary(g, "StopGradient", x); }
+
+/* _BatchNormGrad with is_training: batch statistics recomputed from x (the variance
+ * around a stop_gradient mean). out: grad_x, grad_scale, grad_offset. */
+static void bn_grad_training(bn_gg* b, TF_Output gy, TF_Output x, TF_Output scale, int rank,
+                             TF_Output out[3]) {
+  mt_grad_ctx* g = b->g;
+  if (b->keep) scale = bn_to_channels_first(g, scale, rank);
+  TF_Output mean_gy = bn_reduce(b, "Mean", gy, b->keep);
+  TF_Output mean_x = bn_reduce(b, "Mean", x, b->keep);
+  TF_Output var_x = bn_reduce(b, "Mean", named2(g, "SquaredDifference", "SquaredDifference", x,
+                                                bn_stop(g, mean_x)), b->keep);
+  TF_Output gy_off = named2(g, "Sub", "sub", gy, mean_gy);
+  TF_Output x_off = named2(g, "Sub", "sub", x, mean_x);
+  TF_Output mean = bn_reduce(b, "Mean", named2(g, "Mul", "mul", gy, x_off), b->keep);
+  TF_Output left = named2(g, "Mul", "mul", scale, mt_g_unary(g, "Rsqrt", bn_add_eps(b, var_x)));
+  TF_Output recip = mt_g_unary(g, "Reciprocal", bn_add_eps(b, var_x));
+  TF_Output corr = named2(g, "Mul", "mul", named2(g, "Mul", "mul", recip, mean), x_off);
+  out[0] = named2(g, "Mul", "mul", left, named2(g, "Sub", "sub", gy_off, corr));
+  TF_Output rs = mt_g_unary(g, "Rsqrt", bn_add_eps(b, var_x));
+  TF_Output sum = bn_reduce(b, "Sum", named2(g, "Mul", "mul", gy, x_off), b->keep);
+  out[1] = named2(g, "Mul", "mul", rs, sum);
+  if (b->keep) out[1] = mt_g_unary(g, "Squeeze", out[1]);
+  out[2] = bn_reduce(b, "Sum", gy, 0);
+}
+
+/* _BatchNormGrad in inference: the population statistics are inputs. */
+static void bn_grad_inference(bn_gg* b, TF_Output gy, TF_Output x, TF_Output scale,
+                              TF_Output pop_mean, TF_Output pop_var, int rank, TF_Output out[3]) {
+  mt_grad_ctx* g = b->g;
+  if (b->keep) {
+    pop_mean = bn_to_channels_first(g, pop_mean, rank);
+    pop_var = bn_to_channels_first(g, pop_var, rank);
+    scale = bn_to_channels_first(g, scale, rank);
+  }
+  out[2] = bn_reduce(b, "Sum", gy, 0);
+  TF_Output var_rsqrt = mt_g_unary(g, "Rsqrt", bn_add_eps(b, pop_var));
+  TF_Output centered = named2(g, "Mul", "mul", gy, named2(g, "Sub", "sub", x, pop_mean));
+  out[1] = bn_reduce(b, "Sum", named2(g, "Mul", "mul", centered, var_rsqrt), 0);
+  out[0] = named2(g, "Mul", "mul", named2(g, "Mul", "mul", gy, scale), var_rsqrt);
+}
+
+/* Builds _BatchNormGrad on the three leaves and differentiates it under the prefix
+ * "<this gradient's scope>tape" (TF's tape names its nodes "gradient_tape/<op name>/..."). */
+static void bn_grad_grad(mt_grad_ctx* g) {
+  const char* fmt = mt_op_attr_str(g->op, "data_format", "NHWC");
+  const int training = mt_op_attr_bool(g->op, "is_training", 1);
+  TF_Output gy = mt_g_x(g, 0), x = mt_g_x(g, 1);
+  const mt_shape* xs = mt_g_static_shape(x);
+  const int rank = strcmp(fmt, "NDHWC") == 0 || strcmp(fmt, "NCDHW") == 0 ? 5 : 4;
+  if (xs->rank >= 0 && xs->rank != rank) {
+    mt_status_setf(g->status, TF_INVALID_ARGUMENT,
+                   "gradient of %s: x must be %d-D for data_format %s, got rank %d",
+                   g->op->name, rank, fmt, xs->rank);
+    return;
+  }
+  /* epsilon is a float attr; TF reads it as the Python double of that float. */
+  bn_gg b = {.g = g, .keep = fmt[1] == 'C', .eps = mt_op_attr_float(g->op, "epsilon", 1e-4f)};
+  b.axes[b.naxes++] = 0;
+  for (int a = b.keep ? 2 : 1; a < (b.keep ? rank : rank - 1); a++) b.axes[b.naxes++] = a;
+  /* The watched sources, as leaves; float16 data is computed in float32 as TF does. One
+   * tensor fed as both grad_y and x is one source of the tape, which then returns its
+   * whole gradient for both: so it is one leaf here too. */
+  TF_Output src[3];
+  src[0] = bn_stop(g, gy);
+  src[1] = mt_g_x(g, 0).oper == x.oper && mt_g_x(g, 0).index == x.index ? src[0] : bn_stop(g, x);
+  src[2] = bn_stop(g, mt_g_x(g, 2));
+  const TF_DataType xdt = mt_g_dtype(x);
+  TF_Output gy32 = src[0], x32 = src[1];
+  if (xdt == TF_HALF) {
+    gy32 = mt_gu_cast(g, gy32, TF_FLOAT);
+    x32 = mt_gu_cast(g, x32, TF_FLOAT);
+  }
+  TF_Output ys[3];
+  if (training)
+    bn_grad_training(&b, gy32, x32, src[2], rank, ys);
+  else
+    bn_grad_inference(&b, gy32, x32, src[2], mt_g_x(g, 3), mt_g_x(g, 4), rank, ys);
+  ys[0] = mt_gu_cast(g, ys[0], xdt);
+  if (!mt_g_ok(g)) return;
+  char prefix[512];
+  snprintf(prefix, sizeof prefix, "%stape", g->scope);
+  TF_Output init[3] = {g->dy[0], g->dy[1], g->dy[2]}, res[3];
+  mt_add_gradients(g->graph, prefix, ys, 3, src, 3, init, res, g->status);
+  if (!mt_g_ok(g)) return;
+  for (int i = 0; i < 3; i++) g->dx[i] = res[i].index < 0 ? (TF_Output){NULL, 0} : res[i];
+}
+
 static const mt_grad_spec nn_grads[] = {
     {"Relu6", relu6_grad},
     {"LeakyRelu", leaky_relu_grad},
@@ -433,6 +566,9 @@ static const mt_grad_spec nn_grads[] = {
     {"SeluGrad", selu_grad_grad},
     {"SoftplusGrad", softplus_grad_grad},
     {"BiasAddGrad", bias_add_grad_grad},
+    {"FusedBatchNormGrad", bn_grad_grad},
+    {"FusedBatchNormGradV2", bn_grad_grad},
+    {"FusedBatchNormGradV3", bn_grad_grad},
 };
 
 void mt_register_nn_grads(void) {

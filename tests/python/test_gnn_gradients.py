@@ -280,14 +280,20 @@ def test_lrn_grad_skips_zero_gradients():
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
-def test_fused_batch_norm_grad_of_grad_is_not_registered():
-    """TensorFlow differentiates FusedBatchNormGrad by re-deriving batch norm in a
-    GradientTape; minitf has no such gradient and says so."""
+def test_fused_batch_norm_grad_of_grad_is_numerically_right():
+    """FusedBatchNormGradV3 is differentiable (as TF's tape of _BatchNormGrad; values vs TF in
+    test_bn_second_order.py), here with y_backprop a function of x (inference, whose kernel
+    reads the statistics it is given)."""
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.float32, [1, 2, 2, 3])
-        v = tf.ones([3])
-        dx = tf.raw_ops.FusedBatchNormGradV3(y_backprop=x, x=x, scale=v, reserve_space_1=v,
-                                             reserve_space_2=v, reserve_space_3=v)[0]
-        with pytest.raises(LookupError, match="FusedBatchNormGradV3"):
-            tf.gradients(dx, x)
+        v = tf.constant([1.5, 0.5, 2.0])
+        dx = tf.raw_ops.FusedBatchNormGradV3(y_backprop=x * x, x=x, scale=v, reserve_space_1=v,
+                                             reserve_space_2=v, reserve_space_3=v,
+                                             is_training=False)[1]
+        assert tf.gradients(dx, x)[0] is not None
+        xv = np.linspace(-1.0, 1.0, 12, dtype=np.float32).reshape(1, 2, 2, 3)
+        with tf.Session():
+            err = tf.test.compute_gradient_error(x, [1, 2, 2, 3], dx, [3], x_init_value=xv,
+                                                 delta=1e-2)
+    assert err < 1e-3

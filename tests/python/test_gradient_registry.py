@@ -19,9 +19,8 @@ with open(FIXTURE) as f:
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
 RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round",
                       "TruncateDiv"}
-# Not done yet (listed so the gap is visible; tf.gradients raises LookupError through them):
-# TensorFlow differentiates the batch-norm gradient by taping its Python _BatchNormGrad.
-NOT_YET = {"FusedBatchNormGrad", "FusedBatchNormGradV2", "FusedBatchNormGradV3"}
+# Not done yet (listed so the gap is visible; tf.gradients raises LookupError through them).
+NOT_YET = set()
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
