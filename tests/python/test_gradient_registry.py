@@ -19,8 +19,6 @@ with open(FIXTURE) as f:
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
 RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round",
                       "TruncateDiv"}
-# Not done yet (listed so the gap is visible; tf.gradients raises LookupError through them).
-NOT_YET = set()
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
@@ -30,7 +28,5 @@ def test_differentiable_as_in_tensorflow(op_type):
     want = TF[op_type]
     if op_type in RETURNS_NONE_IN_TF:
         assert (want, got) == ("gradient", "none")
-    elif op_type in NOT_YET:
-        assert (want, got) == ("gradient", "missing")
     else:
         assert got == want
