@@ -8,11 +8,13 @@
  * order, so concurrent updates of overlapping variables cannot deadlock), checks shapes and
  * indices with TensorFlow's messages before changing anything (a bad update leaves every
  * variable as it was), makes the buffers private (copy-on-write, so a value read earlier in
- * the run keeps its contents), then updates. float and double; other types of TensorFlow's
+ * the run keeps its contents), then updates. float and double (half and bfloat16 widened to
+ * float per element); other types of TensorFlow's
  * OpDef fail with Unimplemented naming the op. Ref forms forward the variable to `out`. */
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernel.h"
 #include "runtime/graph.h"
+#include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/resource.h"
 
@@ -420,8 +422,21 @@ static int validate(mt_kernel_ctx* ctx, const formula* f, const upd_vars* u, con
   return 1;
 }
 
+static int is_half(TF_DataType dt) { return dt == TF_HALF || dt == TF_BFLOAT16; }
+
+static float half_at(TF_DataType dt, const void* p, int64_t i) {
+  return dt == TF_HALF ? mt_half_to_float(((const mt_half*)p)[i])
+                       : mt_bfloat16_to_float(((const mt_bfloat16*)p)[i]);
+}
+
+static void half_store(TF_DataType dt, void* p, int64_t i, float v) {
+  if (dt == TF_HALF) ((mt_half*)p)[i] = mt_float_to_half(v);
+  else ((mt_bfloat16*)p)[i] = mt_float_to_bfloat16(v);
+}
+
 static double scalar_value(const TF_Tensor* t) {
   switch (t->dtype) {
+    case TF_HALF: case TF_BFLOAT16: return (double)half_at(t->dtype, mt_tensor_data(t), 0);
     case TF_DOUBLE: return *(const double*)mt_tensor_data(t);
     case TF_FLOAT: return (double)*(const float*)mt_tensor_data(t);
     case TF_INT64: return (double)*(const int64_t*)mt_tensor_data(t);
@@ -429,25 +444,50 @@ static double scalar_value(const TF_Tensor* t) {
   }
 }
 
+/* fn over n elements of 16-bit floats: widened to float, updated, rounded back (TensorFlow's
+ * Eigen::half rounds after every operation, so results may differ in the last bit). */
+static void update_half(const formula* f, TF_DataType dt, void* const* v, const void* g,
+                        int64_t n, const double* s, int flag, float* work) {
+  float* wv[MAX_VARS];
+  for (int k = 0; k < f->nvars; k++) {
+    wv[k] = work + (size_t)k * (size_t)n;
+    for (int64_t i = 0; i < n; i++) wv[k][i] = half_at(dt, v[k], i);
+  }
+  float* wg = work + (size_t)f->nvars * (size_t)n;
+  for (int64_t i = 0; i < n; i++) wg[i] = half_at(dt, g, i);
+  f->f32((void* const*)wv, wg, n, s, flag);
+  for (int k = 0; k < f->nvars; k++)
+    for (int64_t i = 0; i < n; i++) half_store(dt, v[k], i, wv[k][i]);
+}
+
 /* Applies f: dense over every element, sparse row by row in index order (a row named twice
- * is updated twice, in turn). */
-static void update(const formula* f, const upd_vars* u, const TF_Tensor* grad,
-                   const TF_Tensor* ind, int64_t inner, const double* s, int flag) {
-  const upd_fn fn = grad->dtype == TF_DOUBLE ? f->f64 : f->f32;
-  const size_t es = grad->dtype == TF_DOUBLE ? sizeof(double) : sizeof(float);
+ * is updated twice, in turn). 0 + status when the 16-bit work buffer cannot be allocated. */
+static int update(mt_kernel_ctx* ctx, const formula* f, const upd_vars* u, const TF_Tensor* grad,
+                  const TF_Tensor* ind, int64_t inner, const double* s, int flag) {
+  const TF_DataType dt = grad->dtype;
+  const upd_fn fn = dt == TF_DOUBLE ? f->f64 : f->f32;
+  const size_t es = TF_DataTypeSize(dt);
+  const int64_t run = ind ? inner : mt_tensor_nelems(grad);
+  float* work = NULL;
+  if (is_half(dt)) {
+    work = mt_malloc(sizeof(float) * (size_t)(f->nvars + 1) * (size_t)(run > 0 ? run : 1),
+                     ctx->status);
+    if (!work) return 0;
+  }
   void* base[MAX_VARS];
   for (int i = 0; i < f->nvars; i++) base[i] = mt_tensor_data(u->v[i]->value);
-  if (!ind) {
-    fn(base, mt_tensor_data(grad), mt_tensor_nelems(grad), s, flag);
-    return;
-  }
+  const int64_t nrows = ind ? ind->dims[0] : 1;
   const char* g = mt_tensor_data(grad);
-  for (int64_t k = 0; k < ind->dims[0]; k++) {
+  for (int64_t k = 0; k < nrows; k++) {
     void* rows[MAX_VARS];
-    const size_t off = (size_t)index_at(ind, k) * (size_t)inner * es;
+    const size_t off = ind ? (size_t)index_at(ind, k) * (size_t)inner * es : 0;
     for (int i = 0; i < f->nvars; i++) rows[i] = (char*)base[i] + off;
-    fn(rows, g + (size_t)k * (size_t)inner * es, inner, s, flag);
+    const char* gk = g + (size_t)k * (size_t)run * es;
+    if (work) update_half(f, dt, rows, gk, run, s, flag, work);
+    else fn(rows, gk, run, s, flag);
   }
+  free(work);
+  return 1;
 }
 
 static void run_apply(mt_kernel_ctx* ctx, const formula* f, int mode) {
@@ -456,8 +496,9 @@ static void run_apply(mt_kernel_ctx* ctx, const formula* f, int mode) {
   if (gi < 0) gi = input_index(ctx, "delta");
   const TF_Tensor* grad = ctx->inputs[gi];
   const TF_Tensor* ind = (mode & M_SPARSE) ? ctx->inputs[input_index(ctx, "indices")] : NULL;
-  if (grad->dtype != TF_FLOAT && grad->dtype != TF_DOUBLE) {
-    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "%s is implemented for float and double, not %s",
+  if (grad->dtype != TF_FLOAT && grad->dtype != TF_DOUBLE && !is_half(grad->dtype)) {
+    mt_status_setf(ctx->status, TF_UNIMPLEMENTED,
+                   "%s is implemented for half, bfloat16, float and double, not %s",
                    ctx->op->op_type, mt_dtype_name(grad->dtype));
     return;
   }
@@ -472,7 +513,7 @@ static void run_apply(mt_kernel_ctx* ctx, const formula* f, int mode) {
   if (ok) {
     for (int k = 0; k < ns; k++) s[k] = scalar_value(ctx->inputs[sidx[k]]);
     const int flag = f->flag_attr ? mt_op_attr_bool(ctx->op, f->flag_attr, f->flag_default) : 0;
-    update(f, &u, grad, ind, inner, s, flag);
+    ok = update(ctx, f, &u, grad, ind, inner, s, flag);
   }
   unlock_all(&u);
   if (ok && ref) mt_ctx_set_shared(ctx, 0, ctx->inputs[0]);

@@ -2,7 +2,7 @@
 ResourceApply*, SparseApply* and ResourceSparseApply* forms on fixed tensors
 (tests/python/training_op_cases.py; TF's values in tests/fixtures/training_ops_expected.json,
 written by tools/gen_training_ops_expected.py) give TF's variable and slot values: 1e-6
-relative to each tensor's largest magnitude in float32, 1e-12 in float64. Plus the errors of
+relative to each tensor's largest magnitude in float32, 1e-12 in float64, 4e-3 in float16. Plus the errors of
 bad updates, with every variable left unchanged."""
 import json
 import os
@@ -18,26 +18,32 @@ FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 with open(FIXTURE) as f:
     EXPECTED = json.load(f)["runs"]
 
-TOL = {"float32": 1e-6, "float64": 1e-12}
+# float16: TensorFlow's Eigen::half rounds after every operation, minitf once per update
+# (computed in float), so they may part by a few half ulps (2^-11 relative each).
+TOL = {"float32": 1e-6, "float64": 1e-12, "float16": 4e-3}
 
 
 def _params():
     out = []
     for name, base, slots, scalars, attrs in cases.CASES:
         for op_type, ref, sparse in cases.forms(base):
-            for dtype in ("float32", "float64"):
+            for dtype in cases.DTYPES:
                 out.append(pytest.param(name, op_type, ref, sparse, slots, scalars, attrs, dtype,
                                         id="%s/%s/%s" % (name, op_type, dtype)))
     return out
 
 
 def test_every_case_has_tensorflow_values():
-    assert len(_params()) == len(EXPECTED) == 186
+    assert len(_params()) == len(EXPECTED) == 279
 
 
 @pytest.mark.parametrize("name,op_type,ref,sparse,slots,scalars,attrs,dtype", _params())
 def test_ten_steps_equal_tensorflows(name, op_type, ref, sparse, slots, scalars, attrs, dtype):
     want = EXPECTED["%s/%s/%s" % (name, op_type, dtype)]
+    if "error" in want:
+        # TensorFlow registers no CPU kernel of this op for the dtype; minitf computes it
+        assert (dtype, want["error"]) == ("float16", "InvalidArgumentError")
+        pytest.skip("TensorFlow has no %s kernel for %s" % (op_type, dtype))
     got = cases.run(tf, op_type, ref, sparse, slots, scalars, attrs, dtype)
     assert sorted(got) == sorted(want)
     for key in want:
