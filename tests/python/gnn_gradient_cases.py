@@ -4,7 +4,8 @@ written against the TF1 API so the same code runs on TensorFlow 2.21 (tf.compat.
 mode) and on minitf.
 
 Each case takes the `tf` module and returns a dict of observable results: the backward
-graph ("ops": name, type and inputs of every op tf.gradients added), gradient values
+graph ("ops": name, type and inputs of every op tf.gradients added), the gradients' static
+shapes, gradient values
 ([dtype name, nested list], None for no gradient) and errors (class name).
 tools/gen_gnn_gradient_expected.py runs them on TensorFlow and writes
 tests/fixtures/gnn_gradient_expected.json; tests/python/test_gnn_gradients.py replays them.
@@ -29,6 +30,7 @@ def _grads(tf, g, ys, xs, feeds, w_shapes):
     grads = tf.gradients(ys, xs, grad_ys=[tf.constant(_weights(s)) for s in w_shapes])
     ops = [o for o in new_ops(g, n) if not o[0].startswith("Const")]
     return {"ops": ops, "names": [None if t is None else t.name for t in grads],
+            "shapes": [None if t is None else t.shape.as_list() for t in grads],
             "values": run(tf, g, grads, feeds)}
 
 
@@ -80,7 +82,7 @@ def top_k_fed_k(tf):
         v, _ = tf.raw_ops.TopKV2(input=x, k=k, sorted=False)
         n = len(g.get_operations())
         grads = tf.gradients(v * v, x)
-        return {"ops": new_ops(g, n),
+        return {"ops": new_ops(g, n), "shapes": [t.shape.as_list() for t in grads],
                 "values": run(tf, g, grads, {x: _rand(8, 3, 2, 5), k: 3})}
 
 
@@ -101,7 +103,8 @@ def avg_pool_nchw_dynamic(tf):
                                padding="VALID", data_format="NCHW")
         n = len(g.get_operations())
         grads = tf.gradients(y * y, x)
-        return {"ops": new_ops(g, n), "values": run(tf, g, grads, {x: _rand(10, 2, 3, 5, 4)})}
+        return {"ops": new_ops(g, n), "shapes": [t.shape.as_list() for t in grads],
+                "values": run(tf, g, grads, {x: _rand(10, 2, 3, 5, 4)})}
 
 
 def avg_pool_grad_grad(tf):
