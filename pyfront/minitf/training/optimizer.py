@@ -17,6 +17,8 @@ The updates are grouped by `_finish` into the returned op; with `global_step`, t
 1 to it after the updates. Slots ("w/Adam", "w/Adam_1") and non-slot variables
 ("beta1_power") are named as TensorFlow names them, so checkpoints line up.
 """
+import contextlib
+
 from minitf.framework import dtypes, ops
 from minitf.framework.indexed_slices import IndexedSlices, convert_to_tensor_or_indexed_slices
 from minitf.framework.op_def_library import apply_op
@@ -90,25 +92,11 @@ def _get_processor(v):
     raise NotImplementedError("Trying to optimize unsupported type ", v)
 
 
+@contextlib.contextmanager
 def _init_scope(graph):
     """TensorFlow's ops.init_scope in graph mode: no control dependencies, top name scope."""
-    return _InitScope(graph)
-
-
-class _InitScope:
-    def __init__(self, graph):
-        self._graph = graph
-
-    def __enter__(self):
-        self._ctxs = [self._graph.as_default(), ops.control_dependencies(None),
-                      self._graph.name_scope(None)]
-        for c in self._ctxs:
-            c.__enter__()
-
-    def __exit__(self, *exc):
-        for c in reversed(self._ctxs):
-            c.__exit__(*exc)
-        return False
+    with graph.as_default(), ops.control_dependencies(None), graph.name_scope(None):
+        yield
 
 
 class Optimizer:
@@ -347,7 +335,3 @@ class Optimizer:
 
     def _non_slot_variables(self):
         return self._non_slot_dict.values()
-
-
-def _cast(x, dtype):
-    return math_ops.cast(x, dtype)
