@@ -385,29 +385,6 @@ static void resize_bilinear_grad_kernel(mt_kernel_ctx* ctx) {
   free(acc);
 }
 
-static void resize_nearest_grad_shape(mt_shape_ctx* ctx) {
-  if (!mt_shape_with_rank(ctx, 0, 4) || !mt_shape_with_rank(ctx, 1, 1)) return;
-  const int64_t nsize = ctx->in[1].rank == 1 ? ctx->in[1].dims[0] : -1;
-  if (nsize >= 0 && nsize != 2) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Dimension must be 2 but is %lld",
-                   (long long)nsize);
-    return;
-  }
-  const mt_shape* in = &ctx->in[0];
-  mt_shape out;
-  out.rank = 4;
-  out.dims[0] = in->rank == 4 ? in->dims[0] : -1;
-  out.dims[3] = in->rank == 4 ? in->dims[3] : -1;
-  int64_t v[2];
-  if (mt_shape_input_as_ints(ctx, 1, v, 2) == 2) {
-    out.dims[1] = v[0] < 0 ? -1 : v[0];
-    out.dims[2] = v[1] < 0 ? -1 : v[1];
-  } else {
-    out.dims[1] = out.dims[2] = -1;
-  }
-  ctx->out[0] = out;
-}
-
 /* out[b, dst(y), dst(x), c] += grads[b, y, x, c] with the forward's
  * nearest index; in the storage type (half/bfloat16 round every add, as
  * Eigen's += does). */
@@ -515,7 +492,7 @@ static const mt_op_spec image_specs[] = {
      .outputs = "output: T",
      .attrs = "T: {uint8, int8, int32, half, float, double, bfloat16};"
               " align_corners: bool = false; half_pixel_centers: bool = false",
-     .shape = resize_nearest_grad_shape, .kernel = resize_nearest_grad_kernel},
+     .shape = resize_shape, .kernel = resize_nearest_grad_kernel}, /* the forward's rule */
 };
 
 void mt_register_image_ops(void) {
