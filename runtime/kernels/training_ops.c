@@ -387,11 +387,21 @@ static int check_sparse(mt_kernel_ctx* ctx, const TF_Tensor* var, const TF_Tenso
   return 1;
 }
 
-/* Scalars are scalars, slots have the variable's shape, the gradient fits (dense: same shape;
- * sparse: check_sparse). */
-static int validate(mt_kernel_ctx* ctx, const formula* f, const upd_vars* u, const int* sidx,
-                    int ns, const TF_Tensor* grad, const TF_Tensor* ind, int64_t* inner) {
+/* "var and <input i> do not have the same shape[..] [..]" unless t has var's shape. */
+static int same_as_var(mt_kernel_ctx* ctx, const TF_Tensor* var, const TF_Tensor* t, int i) {
+  if (same_shape(var, t)) return 1;
   char a[256], b[256];
+  mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "var and %s do not have the same shape%s %s",
+                 input_name(ctx, i), mt_dims_str(var->dims, var->ndims, a, sizeof a),
+                 mt_dims_str(t->dims, t->ndims, b, sizeof b));
+  return 0;
+}
+
+/* Scalars are scalars, slots have the variable's shape, the gradient (input gi) fits (dense:
+ * same shape; sparse: check_sparse). */
+static int validate(mt_kernel_ctx* ctx, const formula* f, const upd_vars* u, const int* sidx,
+                    int ns, int gi, const TF_Tensor* ind, int64_t* inner) {
+  char a[256];
   const TF_Tensor* var = u->v[0]->value;
   for (int k = 0; k < ns; k++) {
     const TF_Tensor* t = ctx->inputs[sidx[k]];
@@ -401,25 +411,10 @@ static int validate(mt_kernel_ctx* ctx, const formula* f, const upd_vars* u, con
       return 0;
     }
   }
-  for (int i = 1; i < f->nvars; i++) {
-    const TF_Tensor* s = u->v[i]->value;
-    if (!same_shape(var, s)) {
-      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "var and %s do not have the same shape%s %s",
-                     input_name(ctx, i), mt_dims_str(var->dims, var->ndims, a, sizeof a),
-                     mt_dims_str(s->dims, s->ndims, b, sizeof b));
-      return 0;
-    }
-  }
-  if (ind) return check_sparse(ctx, var, grad, ind, inner);
-  if (!same_shape(var, grad)) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "var and %s do not have the same shape%s %s",
-                   input_name(ctx, input_index(ctx, "delta") >= 0 ? input_index(ctx, "delta")
-                                                                  : input_index(ctx, "grad")),
-                   mt_dims_str(var->dims, var->ndims, a, sizeof a),
-                   mt_dims_str(grad->dims, grad->ndims, b, sizeof b));
-    return 0;
-  }
-  return 1;
+  for (int i = 1; i < f->nvars; i++)
+    if (!same_as_var(ctx, var, u->v[i]->value, i)) return 0;
+  if (ind) return check_sparse(ctx, var, ctx->inputs[gi], ind, inner);
+  return same_as_var(ctx, var, ctx->inputs[gi], gi);
 }
 
 static int is_half(TF_DataType dt) { return dt == TF_HALF || dt == TF_BFLOAT16; }
@@ -508,7 +503,7 @@ static void run_apply(mt_kernel_ctx* ctx, const formula* f, int mode) {
   upd_vars u;
   if (!lock_vars(ctx, f->nvars, ref, grad->dtype, &u)) return;
   int64_t inner = 0;
-  int ok = validate(ctx, f, &u, sidx, ns, grad, ind, &inner);
+  int ok = validate(ctx, f, &u, sidx, ns, gi, ind, &inner);
   for (int i = 0; ok && i < f->nvars; i++) ok = mt_var_make_unique(u.v[i], ctx->status);
   if (ok) {
     for (int k = 0; k < ns; k++) s[k] = scalar_value(ctx->inputs[sidx[k]]);
