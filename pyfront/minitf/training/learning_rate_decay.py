@@ -22,15 +22,23 @@ def _required(global_step, fn):
         raise ValueError("global_step is required for %s." % fn)
 
 
+def _rate_and_periods(learning_rate, global_step, decay_steps, decay_rate, staircase):
+    """(initial learning rate, decay_rate, global_step / decay_steps (floored with staircase)),
+    all of the learning rate's dtype: the start ExponentialDecay and InverseTimeDecay share."""
+    lr = _initial(learning_rate)
+    dtype = lr.dtype
+    decay_steps = math_ops.cast(decay_steps, dtype)
+    decay_rate = math_ops.cast(decay_rate, dtype)
+    p = math_ops.cast(global_step, dtype) / decay_steps
+    if staircase:
+        p = math_ops.floor(p)
+    return lr, decay_rate, p
+
+
 def _exponential(learning_rate, global_step, decay_steps, decay_rate, staircase, name):
     with ops.name_scope(name or "ExponentialDecay") as scope:
-        lr = _initial(learning_rate)
-        dtype = lr.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
+        lr, decay_rate, p = _rate_and_periods(learning_rate, global_step, decay_steps,
+                                              decay_rate, staircase)
         return math_ops.multiply(lr, math_ops.pow(decay_rate, p), name=scope)
 
 
@@ -59,14 +67,9 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
     (tf.compat.v1.train.inverse_time_decay)."""
     _required(global_step, "inverse_time_decay")
     with ops.name_scope(name or "InverseTimeDecay") as scope:
-        lr = _initial(learning_rate)
-        dtype = lr.dtype
-        decay_steps = math_ops.cast(decay_steps, dtype)
-        decay_rate = math_ops.cast(decay_rate, dtype)
-        p = math_ops.cast(global_step, dtype) / decay_steps
-        if staircase:
-            p = math_ops.floor(p)
-        const = math_ops.cast(constant_op.constant(1), dtype)
+        lr, decay_rate, p = _rate_and_periods(learning_rate, global_step, decay_steps,
+                                              decay_rate, staircase)
+        const = math_ops.cast(constant_op.constant(1), lr.dtype)
         denom = math_ops.add(const, math_ops.multiply(decay_rate, p))
         return math_ops.divide(lr, denom, name=scope)
 
