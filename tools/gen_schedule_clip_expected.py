@@ -3,28 +3,17 @@ tests/python/schedule_clip_cases.py (developer tool):
 
     /opt/tfvenv/bin/python tools/gen_schedule_clip_expected.py
 """
-import json
-import os
-import sys
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
+import tf_fixture
+from tf_fixture import tf
 
-import tensorflow.compat.v1 as tf  # noqa: E402
-
-import schedule_clip_cases  # noqa: E402
-
-tf.disable_eager_execution()
+import schedule_clip_cases
 
 
 def main():
-    out = {"tf_version": tf.__version__, "schedules": schedule_clip_cases.run_schedules(tf),
-           "clipping": schedule_clip_cases.run_clipping(tf)}
-    path = os.path.join(HERE, "..", "tests", "fixtures", "schedule_clip_expected.json")
-    with open(path, "w") as f:
-        json.dump(out, f, indent=1, sort_keys=True)
-    print("wrote", path)
+    tf_fixture.write("schedule_clip_expected.json",
+                     {"schedules": schedule_clip_cases.run_schedules(tf),
+                      "clipping": schedule_clip_cases.run_clipping(tf)})
 
 
 if __name__ == "__main__":
