@@ -134,18 +134,21 @@ static PyObject* MT_OutputToPy(TF_Operation* oper, int index) {
 
 /* Serialized protos coming out: returned as bytes. */
 %typemap(in, numinputs=0) TF_Buffer* output_graph_def, TF_Buffer* output_node_def,
-                          TF_Buffer* output_attr_value, TF_Buffer* output_op_def {
+                          TF_Buffer* output_attr_value, TF_Buffer* output_op_def,
+                          TF_Buffer* output_func_def {
   $1 = TF_NewBuffer();
   if ($1 == NULL) SWIG_exception_fail(SWIG_MemoryError, "out of memory");
 }
 %typemap(argout) TF_Buffer* output_graph_def, TF_Buffer* output_node_def,
-                 TF_Buffer* output_attr_value, TF_Buffer* output_op_def {
+                 TF_Buffer* output_attr_value, TF_Buffer* output_op_def,
+                 TF_Buffer* output_func_def {
   Py_XDECREF($result);
   $result = PyBytes_FromStringAndSize((const char*)$1->data, (Py_ssize_t)$1->length);
   if ($result == NULL) SWIG_fail;
 }
 %typemap(freearg) TF_Buffer* output_graph_def, TF_Buffer* output_node_def,
-                  TF_Buffer* output_attr_value, TF_Buffer* output_op_def {
+                  TF_Buffer* output_attr_value, TF_Buffer* output_op_def,
+                  TF_Buffer* output_func_def {
   TF_DeleteBuffer($1);
 }
 
@@ -325,6 +328,9 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %ignore TF_SessionPRunSetup;
 %ignore TF_SessionPRun;
 %ignore TF_DeletePRunHandle;
+%ignore TF_GraphToFunction;
+%ignore TF_GraphToFunctionWithControlOutputs;
+%ignore TF_GraphGetFunctions;
 
 %include "tensorflow/c/tf_attrtype.h"
 %include "tensorflow/c/tf_datatype.h"
@@ -429,6 +435,111 @@ PyObject* MT_GetAllOpList(void) {
   PyObject* b = PyBytes_FromStringAndSize((const char*)buf->data, (Py_ssize_t)buf->length);
   TF_DeleteBuffer(buf);
   return b;
+}
+
+
+/* Sequences of Python items as C arrays for MT_GraphToFunction. */
+static int mt_outputs_from_py(PyObject* obj, TF_Output** out, int* n) {
+  PyObject* seq = PySequence_Fast(obj, "expected a list of (operation, index) tuples");
+  if (!seq) return -1;
+  *n = (int)PySequence_Fast_GET_SIZE(seq);
+  *out = (TF_Output*)calloc((size_t)*n + 1, sizeof(TF_Output));
+  for (int i = 0; *out && i < *n; i++)
+    if (MT_PyToOutput(PySequence_Fast_GET_ITEM(seq, i), &(*out)[i]) < 0) {
+      Py_DECREF(seq);
+      return -1;
+    }
+  Py_DECREF(seq);
+  return *out ? 0 : (PyErr_NoMemory(), -1);
+}
+
+static int mt_opers_from_py(PyObject* obj, TF_Operation*** out, int* n) {
+  PyObject* seq = PySequence_Fast(obj, "expected a list of operations");
+  if (!seq) return -1;
+  *n = (int)PySequence_Fast_GET_SIZE(seq);
+  *out = (TF_Operation**)calloc((size_t)*n + 1, sizeof(TF_Operation*));
+  for (int i = 0; *out && i < *n; i++)
+    if (MT_PyToOperation(PySequence_Fast_GET_ITEM(seq, i), &(*out)[i]) < 0) {
+      Py_DECREF(seq);
+      return -1;
+    }
+  Py_DECREF(seq);
+  return *out ? 0 : (PyErr_NoMemory(), -1);
+}
+
+/* A list of str (or None) as C strings borrowed from `seq` (kept alive by
+ * the caller); NULL entries for None. */
+static int mt_names_from_py(PyObject* seq, const char*** out, int n) {
+  *out = (const char**)calloc((size_t)n + 1, sizeof(char*));
+  if (!*out) return (PyErr_NoMemory(), -1);
+  for (int i = 0; i < n; i++) {
+    PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+    if (item == Py_None) continue;
+    if (!((*out)[i] = PyUnicode_AsUTF8(item))) return -1;
+  }
+  return 0;
+}
+
+/* TF_GraphToFunctionWithControlOutputs from Python lists: `opers` None =
+ * every op (-1); `output_names` / `control_names` None or lists of str. */
+TF_Function* MT_GraphToFunction(TF_Graph* graph, const char* name, PyObject* opers,
+                                PyObject* inputs, PyObject* outputs, PyObject* output_names,
+                                PyObject* control_outputs, PyObject* control_names,
+                                const char* description, TF_Status* status) {
+  TF_Output *ins = NULL, *outs = NULL;
+  TF_Operation **ops = NULL, **ctrl = NULL;
+  const char **onames = NULL, **cnames = NULL;
+  PyObject *oseq = NULL, *cseq = NULL;
+  int nops = -1, nin = 0, nout = 0, nctrl = 0;
+  TF_Function* fn = NULL;
+  if (opers != Py_None && mt_opers_from_py(opers, &ops, &nops) < 0) goto done;
+  if (mt_outputs_from_py(inputs, &ins, &nin) < 0 || mt_outputs_from_py(outputs, &outs, &nout) < 0 ||
+      mt_opers_from_py(control_outputs, &ctrl, &nctrl) < 0)
+    goto done;
+  if (output_names != Py_None) {
+    if (!(oseq = PySequence_Fast(output_names, "output_names must be a list"))) goto done;
+    if (PySequence_Fast_GET_SIZE(oseq) != nout) {
+      PyErr_SetString(PyExc_ValueError, "output_names must name every output");
+      goto done;
+    }
+    if (mt_names_from_py(oseq, &onames, nout) < 0) goto done;
+  }
+  if (control_names != Py_None) {
+    if (!(cseq = PySequence_Fast(control_names, "control_names must be a list"))) goto done;
+    if (PySequence_Fast_GET_SIZE(cseq) != nctrl) {
+      PyErr_SetString(PyExc_ValueError, "control_names must name every control output");
+      goto done;
+    }
+    if (mt_names_from_py(cseq, &cnames, nctrl) < 0) goto done;
+  }
+  fn = TF_GraphToFunctionWithControlOutputs(graph, name, 0, nops, (const TF_Operation* const*)ops,
+                                            nin, ins, nout, outs, onames, nctrl,
+                                            (const TF_Operation* const*)ctrl, cnames, NULL,
+                                            description, status);
+done:
+  free(ins);
+  free(outs);
+  free(ops);
+  free(ctrl);
+  free(onames);
+  free(cnames);
+  Py_XDECREF(oseq);
+  Py_XDECREF(cseq);
+  return fn;
+}
+
+/* The functions of g's library: a list of new TF_Function pointers the
+ * caller deletes with TF_DeleteFunction. */
+PyObject* MT_GraphGetFunctions(TF_Graph* graph, TF_Status* status) {
+  int n = TF_GraphNumFunctions(graph);
+  TF_Function** fns = (TF_Function**)calloc((size_t)n + 1, sizeof(TF_Function*));
+  if (!fns) return PyErr_NoMemory();
+  n = TF_GraphGetFunctions(graph, fns, n, status);
+  PyObject* list = PyList_New(n);
+  for (int i = 0; list && i < n; i++)
+    PyList_SET_ITEM(list, i, SWIG_NewPointerObj(fns[i], SWIGTYPE_p_TF_Function, 0));
+  free(fns);
+  return list;
 }
 
 /* Outputs requested with TF_ImportGraphDefOptionsAddReturnOutput. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "runtime/graph.h"
+#include "runtime/function.h"
 #include "runtime/graphdef.h"
 #include "runtime/op_registry.h"
 #include "runtime/session.h"
@@ -533,21 +534,8 @@ static int topo_sort(importer* im) {
   return 1;
 }
 
-/* Number of tensors input arg `a` takes for this NodeDef (list args read
- * their length attr from the node, falling back to the op's default). */
 static int arg_length(const mt_op_def* def, const mt_arg_def* a, const mt_node_def* nd) {
-  const char* attr = a->number_attr ? a->number_attr : a->type_list_attr;
-  if (!attr) return 1;
-  const mt_attr* found = mt_attrs_find(nd->attrs, nd->nattrs, attr);
-  const mt_attr_value* v = found ? &found->value : NULL;
-  if (!v) {
-    const mt_attr_def* ad = mt_op_attr_def(def, attr);
-    if (ad && ad->has_default) v = &ad->default_value;
-  }
-  if (!v) return -1;
-  if (!a->number_attr) return v->is_list ? v->list.n : -1;
-  if (v->is_list || v->kind != MT_ATTR_I || v->v.i < 0 || v->v.i > (1 << 30)) return -1;
-  return (int)v->v.i;
+  return mt_arg_length(def, a, nd->attrs, nd->nattrs);
 }
 
 static char* node_name(importer* im, const char* name) {
@@ -806,6 +794,24 @@ static int check_versions(importer* im) {
   return 1;
 }
 
+/* The GraphDef's functions join the graph's library before its nodes. */
+static int add_library(importer* im) {
+  for (int k = 0; k < im->gd.nfunctions; k++)
+    if (!mt_graph_add_function(im->graph, im->gd.functions[k], NULL, im->s)) return 0;
+  for (int k = 0; k < im->gd.ngradients; k++) {
+    mt_fn_entry* f = mt_graph_find_function(im->graph, im->gd.gradients[2 * k]);
+    mt_fn_entry* g = mt_graph_find_function(im->graph, im->gd.gradients[2 * k + 1]);
+    if (!f || !g) {
+      mt_status_setf(im->s, TF_INVALID_ARGUMENT,
+                     "Cannot add gradient function '%s' for '%s': no such function",
+                     im->gd.gradients[2 * k + 1], im->gd.gradients[2 * k]);
+      return 0;
+    }
+    if (!mt_graph_add_function(im->graph, f->fn, g->fn, im->s)) return 0;
+  }
+  return im->gd.nfunctions == 0 || mt_graph_check_functions(im->graph, im->s);
+}
+
 static TF_ImportGraphDefResults* import(importer* im, const TF_Buffer* buf) {
   const void* data = buf ? buf->data : NULL;
   size_t len = buf && buf->data ? buf->length : 0;
@@ -820,7 +826,8 @@ static TF_ImportGraphDefResults* import(importer* im, const TF_Buffer* buf) {
     mt_status_setf(im->s, TF_RESOURCE_EXHAUSTED, "out of memory importing a GraphDef");
     return NULL;
   }
-  if (!check_versions(im) || !index_nodes(im) || !resolve_inputs(im) || !topo_sort(im))
+  if (!check_versions(im) || !add_library(im) || !index_nodes(im) || !resolve_inputs(im) ||
+      !topo_sort(im))
     return NULL;
   for (int k = 0; k < n; k++)
     if (!build_node(im, im->order[k])) return NULL;
@@ -847,9 +854,12 @@ TF_ImportGraphDefResults* TF_GraphImportGraphDefWithResults(TF_Graph* graph,
   im.opts = options;
   im.s = status;
   TF_SetStatus(status, TF_OK, "");
-  int nops_before = graph->nops;
+  int nops_before = graph->nops, nfns_before = mt_graph_num_functions(graph);
   TF_ImportGraphDefResults* r = import(&im, graph_def);
-  if (!r) mt_graph_truncate(graph, nops_before);
+  if (!r) {
+    mt_graph_truncate(graph, nops_before);
+    mt_graph_truncate_functions(graph, nfns_before);
+  }
   else TF_SetStatus(status, TF_OK, "");
   importer_free(&im);
   return r;

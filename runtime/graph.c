@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/function.h"
 #include "runtime/kernel.h"
 #include "runtime/status.h"
 
@@ -913,6 +914,8 @@ void mt_graph_free(TF_Graph* g) {
   for (int k = 0; k < g->nops; k++) free_op(g->ops[k]);
   free(g->ops);
   free(g->htab);
+  mt_graph_free_functions(g);
+  pthread_mutex_destroy(&g->lib_mu);
   pthread_mutex_destroy(&g->mu);
   free(g);
 }
@@ -921,6 +924,7 @@ TF_Graph* mt_graph_new(void) {
   TF_Graph* g = calloc(1, sizeof(TF_Graph));
   if (!g) return NULL;
   pthread_mutex_init(&g->mu, NULL);
+  pthread_mutex_init(&g->lib_mu, NULL);
   return g;
 }
 

@@ -66,6 +66,13 @@ struct TF_Graph {
    * caches on its Python Graph, e.g. _SumGrad's _reduced_shape_cache). */
   int ngrad_keys, grad_keys_cap;
   char** grad_keys;
+  /* The function library (runtime/function.h), guarded by lib_mu. The
+   * graph of an instantiated function body has none of its own: it uses
+   * lib_parent's. */
+  pthread_mutex_t lib_mu;
+  int nfns, fns_cap;
+  struct mt_fn_entry** fns;
+  TF_Graph* lib_parent;
 };
 
 typedef struct mt_desc_input {

@@ -1,6 +1,7 @@
 /* Proto codecs for shapes, tensors, attrs, nodes, graphs, op defs and the
  * ConfigProto subset (see graphdef.h). Field numbers are TensorFlow's. */
 #include "runtime/graphdef.h"
+#include "runtime/function.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -680,7 +681,7 @@ void mt_node_def_clear(mt_node_def* n) {
   memset(n, 0, sizeof *n);
 }
 
-static int attr_entry_from_proto(mt_pb_reader* r, mt_node_def* n, TF_Status* s) {
+int mt_attr_map_entry_from_proto(mt_pb_reader* r, mt_attr** attrs, int* nattrs, TF_Status* s) {
   mt_pb_field f;
   mt_pb_reader sub;
   char* key = NULL;
@@ -704,7 +705,7 @@ static int attr_entry_from_proto(mt_pb_reader* r, mt_node_def* n, TF_Status* s) 
     }
   }
   int ok = rc == 0;
-  if (ok && !mt_attrs_set(&n->attrs, &n->nattrs, key ? key : "", &v)) {
+  if (ok && !mt_attrs_set(attrs, nattrs, key ? key : "", &v)) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading attrs");
     ok = 0;
   }
@@ -728,7 +729,8 @@ static int node_field(mt_pb_reader* r, const mt_pb_field* f, mt_node_def* n, int
   }
   if (f->num == 5) {
     mt_pb_reader sub;
-    return mt_pb_sub(r, f, &sub, "NodeDef", s) && attr_entry_from_proto(&sub, n, s);
+    return mt_pb_sub(r, f, &sub, "NodeDef", s) &&
+           mt_attr_map_entry_from_proto(&sub, &n->attrs, &n->nattrs, s);
   }
   return 1;
 }
@@ -757,6 +759,10 @@ int mt_node_def_from_proto(mt_pb_reader* r, mt_node_def* out, TF_Status* s) {
 void mt_graph_def_clear(mt_graph_def* g) {
   for (int k = 0; k < g->nnodes; k++) mt_node_def_clear(&g->nodes[k]);
   free(g->nodes);
+  for (int k = 0; k < g->nfunctions; k++) mt_function_unref(g->functions[k]);
+  free(g->functions);
+  for (int k = 0; k < 2 * g->ngradients; k++) free(g->gradients[k]);
+  free(g->gradients);
   memset(g, 0, sizeof *g);
 }
 
@@ -773,13 +779,56 @@ static int versions_from_proto(mt_pb_reader* r, mt_graph_def* g, TF_Status* s) {
   return rc == 0;
 }
 
+/* GradientDef: function_name = 1, gradient_func = 2. */
+static int gradient_def_parse(mt_pb_reader* r, mt_graph_def* g, int* cap, TF_Status* s) {
+  if (!grow((void**)&g->gradients, cap, 2 * g->ngradients + 2, sizeof(char*), s)) return 0;
+  char** pair = &g->gradients[2 * g->ngradients];
+  pair[0] = pair[1] = NULL;
+  g->ngradients++;
+  mt_pb_field f;
+  int rc;
+  while ((rc = mt_pb_next(r, &f, "GradientDef", s)) > 0) {
+    if (f.num != 1 && f.num != 2) continue;
+    free(pair[f.num - 1]);
+    if (!(pair[f.num - 1] = mt_pb_strdup(&f, "GradientDef", s))) return 0;
+  }
+  for (int k = 0; rc == 0 && k < 2; k++)
+    if (!pair[k] && !(pair[k] = calloc(1, 1))) {
+      mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory");
+      return 0;
+    }
+  return rc == 0;
+}
+
+/* FunctionDefLibrary: function = 1, gradient = 2. */
+static int library_parse(mt_pb_reader* r, mt_graph_def* g, int* fcap, int* gcap, TF_Status* s) {
+  mt_pb_field f;
+  mt_pb_reader sub;
+  int rc;
+  while ((rc = mt_pb_next(r, &f, "FunctionDefLibrary", s)) > 0) {
+    if (f.num == 1) {
+      if (!mt_pb_expect(&f, MT_PB_LEN, "FunctionDefLibrary", s) ||
+          !grow((void**)&g->functions, fcap, g->nfunctions + 1, sizeof(void*), s))
+        return 0;
+      struct mt_function* fn = mt_function_parse(f.data, f.len, s);
+      if (!fn) return 0;
+      g->functions[g->nfunctions++] = fn;
+    } else if (f.num == 2) {
+      if (!mt_pb_sub(r, &f, &sub, "FunctionDefLibrary", s) || !gradient_def_parse(&sub, g, gcap, s))
+        return 0;
+    }
+  }
+  return rc == 0;
+}
+
 int mt_graph_def_parse(const void* data, size_t len, mt_graph_def* out, TF_Status* s) {
   mt_pb_reader r = mt_pb_reader_make(data, len, 0), sub;
   mt_pb_field f;
-  int rc, cap = 0;
+  int rc, cap = 0, fcap = 0, gcap = 0;
   memset(out, 0, sizeof *out);
   while ((rc = mt_pb_next(&r, &f, "GraphDef", s)) > 0) {
     int ok = 1;
+    if (f.num == 2) ok = mt_pb_sub(&r, &f, &sub, "GraphDef", s) && library_parse(&sub, out, &fcap, &gcap, s);
     if (f.num == 1) {
       ok = mt_pb_sub(&r, &f, &sub, "GraphDef", s) &&
            grow((void**)&out->nodes, &cap, out->nnodes + 1, sizeof(mt_node_def), s) &&
@@ -828,22 +877,41 @@ void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op) {
   for (int k = 0; k < op->ncontrol_inputs; k++)
     put_input(w, op->control_inputs[k]->name, 0, 1);
   if (op->device && op->device[0]) mt_pb_put_string_field(w, 4, op->device);
-  if (op->nattrs <= 0) return;
-  const mt_attr** sorted = malloc(sizeof(mt_attr*) * (size_t)op->nattrs);
+  mt_attrs_to_proto(w, 5, op->attrs, op->nattrs);
+}
+
+void mt_attrs_to_proto(mt_pb_writer* w, uint32_t num, const mt_attr* attrs, int nattrs) {
+  if (nattrs <= 0) return;
+  const mt_attr** sorted = malloc(sizeof(mt_attr*) * (size_t)nattrs);
   if (!sorted) {
     w->failed = 1;
     return;
   }
-  for (int k = 0; k < op->nattrs; k++) sorted[k] = &op->attrs[k];
-  qsort(sorted, (size_t)op->nattrs, sizeof *sorted, cmp_attr_ptr);
-  for (int k = 0; k < op->nattrs; k++) {
+  for (int k = 0; k < nattrs; k++) sorted[k] = &attrs[k];
+  qsort(sorted, (size_t)nattrs, sizeof *sorted, cmp_attr_ptr);
+  for (int k = 0; k < nattrs; k++) {
     mt_pb_writer entry = mt_pb_writer_make(), val = mt_pb_writer_make();
     mt_pb_put_string_field(&entry, 1, sorted[k]->name);
     mt_attr_value_to_proto(&val, &sorted[k]->value);
     mt_pb_put_message(&entry, 2, &val);
-    mt_pb_put_message(w, 5, &entry);
+    mt_pb_put_message(w, num, &entry);
   }
   free(sorted);
+}
+
+int mt_arg_length(const mt_op_def* def, const mt_arg_def* a, const mt_attr* attrs, int nattrs) {
+  const char* attr = a->number_attr ? a->number_attr : a->type_list_attr;
+  if (!attr) return 1;
+  const mt_attr* found = mt_attrs_find(attrs, nattrs, attr);
+  const mt_attr_value* v = found ? &found->value : NULL;
+  if (!v) {
+    const mt_attr_def* ad = mt_op_attr_def(def, attr);
+    if (ad && ad->has_default) v = &ad->default_value;
+  }
+  if (!v) return -1;
+  if (!a->number_attr) return v->is_list ? v->list.n : -1;
+  if (v->is_list || v->kind != MT_ATTR_I || v->v.i < 0 || v->v.i > (1 << 30)) return -1;
+  return (int)v->v.i;
 }
 
 void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
@@ -852,6 +920,10 @@ void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
     mt_operation_to_node_def(&node, g->ops[k]);
     mt_pb_put_message(w, 1, &node);
   }
+  mt_pb_writer lib = mt_pb_writer_make();
+  mt_graph_library_to_proto(&lib, g);
+  if (lib.len) mt_pb_put_message(w, 2, &lib);
+  else mt_pb_writer_free(&lib);
   mt_pb_writer v = mt_pb_writer_make();
   mt_pb_put_int64_field(&v, 1, MT_GRAPH_DEF_PRODUCER);
   if (MT_GRAPH_DEF_MIN_CONSUMER) mt_pb_put_int64_field(&v, 2, MT_GRAPH_DEF_MIN_CONSUMER);
@@ -860,7 +932,7 @@ void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
 
 /* OpDef: name = 1, input_arg = 2, output_arg = 3, attr = 4, is_aggregate =
  * 16, is_stateful = 17, is_commutative = 18, allows_uninitialized_input =
- * 19. ArgDef: name = 1, type = 3, type_attr = 4, number_attr = 5,
+ * 19, is_distributed_communication = 21. ArgDef: name = 1, type = 3, type_attr = 4, number_attr = 5,
  * type_list_attr = 6, is_ref = 16. AttrDef: name = 1, type = 2,
  * default_value = 3, has_minimum = 5, minimum = 6, allowed_values = 7. */
 
@@ -916,6 +988,7 @@ void mt_op_def_to_proto(mt_pb_writer* w, const mt_op_def* def) {
   if (def->flags & MT_OP_STATEFUL) mt_pb_put_bool_field(w, 17, 1);
   if (def->flags & MT_OP_COMMUTATIVE) mt_pb_put_bool_field(w, 18, 1);
   if (def->flags & MT_OP_ALLOWS_UNINITIALIZED_INPUT) mt_pb_put_bool_field(w, 19, 1);
+  if (def->flags & MT_OP_DISTRIBUTED_COMMUNICATION) mt_pb_put_bool_field(w, 21, 1);
 }
 
 void mt_op_list_to_proto(mt_pb_writer* w, const mt_registry* reg) {

@@ -77,25 +77,43 @@ typedef struct mt_node_def {
   mt_attr* attrs;
 } mt_node_def;
 
+struct mt_function;
+
 typedef struct mt_graph_def {
   int nnodes;
   mt_node_def* nodes;
+  /* library: FunctionDefs (each holds one reference) and GradientDefs as
+   * (function_name, gradient_func) pairs */
+  int nfunctions;
+  struct mt_function** functions;
+  int ngradients;
+  char** gradients; /* 2 * ngradients strings */
   int has_versions;
   int producer, min_consumer;
 } mt_graph_def;
 
+/* One map<string, AttrValue> entry (key = 1, value = 2) added to attrs. */
+int mt_attr_map_entry_from_proto(mt_pb_reader* r, mt_attr** attrs, int* nattrs, TF_Status* s);
+/* Writes op's attrs sorted by name as map entries of field `num`. */
+void mt_attrs_to_proto(mt_pb_writer* w, uint32_t num, const mt_attr* attrs, int nattrs);
+/* Number of tensors input arg `a` of `def` takes for a node with these
+ * attrs (list args read their length attr, falling back to the op's
+ * default); -1 when it cannot be told. */
+int mt_arg_length(const mt_op_def* def, const mt_arg_def* a, const mt_attr* attrs, int nattrs);
+
 int mt_node_def_from_proto(mt_pb_reader* r, mt_node_def* out, TF_Status* s);
 void mt_node_def_clear(mt_node_def* n);
 
-/* Parses a serialized GraphDef (nodes and versions; `library` and other
- * fields are skipped). On error *out is left empty. */
+/* Parses a serialized GraphDef (nodes, library and versions; other fields
+ * are skipped). On error *out is left empty. */
 int mt_graph_def_parse(const void* data, size_t len, mt_graph_def* out, TF_Status* s);
 void mt_graph_def_clear(mt_graph_def* g);
 
 /* Writes `op` as a NodeDef: name, op, data inputs ("x", "x:1") then control
  * inputs ("^x"), requested device (if any), attrs sorted by name. */
 void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op);
-/* GraphDef body: every op in creation order, then versions. The caller
+/* GraphDef body: every op in creation order, the function library (when
+ * not empty), then versions. The caller
  * holds whatever lock keeps the graph from growing meanwhile. */
 void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g);
 

@@ -38,6 +38,7 @@ enum {
   MT_OP_COMMUTATIVE = 2,
   MT_OP_AGGREGATE = 4,
   MT_OP_ALLOWS_UNINITIALIZED_INPUT = 8,
+  MT_OP_DISTRIBUTED_COMMUNICATION = 16, /* OpDef.is_distributed_communication */
 };
 
 typedef struct mt_op_spec {

@@ -24,6 +24,7 @@
   X(random)       /* RandomUniform, RandomStandardNormal, ... */                   \
   X(state)        /* resource variables */                                         \
   X(control_flow) /* NoOp */                                                       \
+  X(functional)   /* PartitionedCall, If, While, Case: calls of library functions */ \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
   X(data_flow)    /* DynamicStitch */                                              \
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \

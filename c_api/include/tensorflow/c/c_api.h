@@ -409,6 +409,70 @@ TF_CAPI_EXPORT extern void TF_AddGradientsWithPrefix(TF_Graph* g, const char* pr
                                                      TF_Output* dx, TF_Status* status,
                                                      TF_Output* dy);
 
+/* ------------------------------------------------------------------------ */
+/* Functions (TensorFlow's FunctionDef, kept in a graph's function library and
+ * called by PartitionedCall, If, While and Case nodes). A TF_Function is an
+ * immutable, refcounted definition: TF_GraphCopyFunction adds it to a graph
+ * (the graph keeps its own reference), TF_DeleteFunction drops the caller's.
+ * Graph construction functions are not thread-safe against other
+ * construction on the same graph; reading a TF_Function is. */
+typedef struct TF_Function TF_Function;
+typedef struct TF_FunctionOptions TF_FunctionOptions;
+
+/* A function whose body is `opers` of `fn_body` (num_opers = -1: every op
+ * except those producing `inputs`, which must then have one output), with
+ * arguments `inputs` and results `outputs` named `output_names` (NULL:
+ * from the producing ops). Argument and result names are the producing ops'
+ * names lowercased, other characters '_', made unique (x, x_0, x_1...).
+ * append_hash_to_fn_name is not supported (TF_UNIMPLEMENTED if set).
+ * Returns a new function the caller deletes with TF_DeleteFunction, or NULL
+ * with TF_INVALID_ARGUMENT (an input given twice, a body op reading a tensor
+ * that is neither an input nor made in the body). `opts` must be NULL. */
+TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunction(
+    const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
+    int num_opers, const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
+    int noutputs, const TF_Output* outputs, const char* const* output_names,
+    const TF_FunctionOptions* opts, const char* description, TF_Status* status);
+/* TF_GraphToFunction with control outputs: ops of the body that run at
+ * every call even when no result depends on them. */
+TF_CAPI_EXPORT extern TF_Function* TF_GraphToFunctionWithControlOutputs(
+    const TF_Graph* fn_body, const char* fn_name, unsigned char append_hash_to_fn_name,
+    int num_opers, const TF_Operation* const* opers, int ninputs, const TF_Output* inputs,
+    int noutputs, const TF_Output* outputs, const char* const* output_names,
+    int ncontrol_outputs, const TF_Operation* const* control_outputs,
+    const char* const* control_output_names, const TF_FunctionOptions* opts,
+    const char* description, TF_Status* status);
+/* The function's name; owned by `func`. */
+TF_CAPI_EXPORT extern const char* TF_FunctionName(TF_Function* func);
+/* The serialized FunctionDef into output_func_def (its data is freed with
+ * the buffer). */
+TF_CAPI_EXPORT extern void TF_FunctionToFunctionDef(TF_Function* func,
+                                                    TF_Buffer* output_func_def,
+                                                    TF_Status* status);
+/* A function from a serialized FunctionDef; NULL + TF_INVALID_ARGUMENT when
+ * the bytes are malformed. The caller deletes it. */
+TF_CAPI_EXPORT extern TF_Function* TF_FunctionImportFunctionDef(const void* proto,
+                                                                size_t proto_len,
+                                                                TF_Status* status);
+/* The function attr `attr_name` as a serialized AttrValue; TF_INVALID_ARGUMENT
+ * when absent. */
+TF_CAPI_EXPORT extern void TF_FunctionGetAttrValueProto(TF_Function* func,
+                                                        const char* attr_name,
+                                                        TF_Buffer* output_attr_value,
+                                                        TF_Status* status);
+/* Drops the caller's reference; NULL is ignored. */
+TF_CAPI_EXPORT extern void TF_DeleteFunction(TF_Function* func);
+/* Adds `func` (and `grad`, when not NULL, as its gradient) to g's library.
+ * TF_INVALID_ARGUMENT when a different function of the same name is there. */
+TF_CAPI_EXPORT extern void TF_GraphCopyFunction(TF_Graph* g, const TF_Function* func,
+                                                const TF_Function* grad, TF_Status* status);
+/* Number of functions in g's library. */
+TF_CAPI_EXPORT extern int TF_GraphNumFunctions(TF_Graph* g);
+/* Stores up to max_func of g's functions in funcs (new references the caller
+ * deletes); returns how many. */
+TF_CAPI_EXPORT extern int TF_GraphGetFunctions(TF_Graph* g, TF_Function** funcs, int max_func,
+                                               TF_Status* status);
+
 #ifdef __cplusplus
 }
 #endif
