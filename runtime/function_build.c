@@ -2,8 +2,9 @@
  * become the body, chosen tensors its arguments and results. The result is
  * written as FunctionDef bytes and parsed back, so a built function and an
  * imported one are the same thing. Names follow TensorFlow's
- * GraphToFunctionDef: arguments first (normalized, made unique), then
- * results, then body nodes (made unique against both). */
+ * GraphToFunctionDef: results first, then arguments (both normalized unless
+ * named by the caller, made unique), then body nodes (made unique against
+ * both). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,7 +239,7 @@ mt_function* mt_function_from_graph(TF_Graph* g, const char* name, int nopers,
   char** rets = mt_calloc((size_t)noutputs * 2 + 1, sizeof(char*), s);
   char** crets = mt_calloc((size_t)ncontrol * 2 + 1, sizeof(char*), s);
   mt_function* fn = NULL;
-  int stateful = 0, ok = rets && crets && choose_body(&b, nopers, opers) && name_args(&b);
+  int stateful = 0, ok = rets && crets && choose_body(&b, nopers, opers);
   char** out_names = ok ? mt_calloc((size_t)noutputs + 1, sizeof(char*), s) : NULL;
   ok = ok && out_names;
   for (int k = 0; ok && k < noutputs; k++) {
@@ -247,6 +248,7 @@ mt_function* mt_function_from_graph(TF_Graph* g, const char* name, int nopers,
     ok = norm && (out_names[k] = uniquify(&b.used, norm)) != NULL;
     free(norm);
   }
+  ok = ok && name_args(&b);
   b.body_names = ok ? mt_calloc((size_t)b.nbody + 1, sizeof(char*), s) : NULL;
   ok = ok && b.body_names;
   for (int k = 0; ok && k < b.nbody; k++) {

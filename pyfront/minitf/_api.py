@@ -29,7 +29,10 @@ from minitf.framework.tensor_util import MakeNdarray as make_ndarray  # noqa: F4
 from minitf.framework.tensor_util import make_tensor_proto  # noqa: F401
 from minitf.ops.array_ops import (  # noqa: F401
     identity, newaxis, placeholder, placeholder_with_default, reshape, stack, strided_slice)
-from minitf.ops.control_flow_ops import group, no_op  # noqa: F401
+from minitf.ops.control_flow_ops import cond, group, no_op, switch_case, while_loop  # noqa: F401
+from minitf.ops.control_flow_util import (  # noqa: F401
+    control_flow_v2_enabled, disable_control_flow_v2, enable_control_flow_v2)
+from minitf.util import nest  # noqa: F401
 from minitf.ops.math_ops import (  # noqa: F401
     abs, add, argmax, cast, div, divide, floordiv, floormod, greater, greater_equal, less,
     less_equal, logical_and, logical_not, logical_or, logical_xor, matmul, mod, multiply, negative,

@@ -100,6 +100,11 @@ def _prepare_attr(name, attr_type, value):
             if kind == "tensor":
                 ts = [c_api.MT_NdarrayToTensor(_tensor_value(v), 0) for v in value]
                 return c_api.TF_SetAttrTensorList, (name, ts), ts
+            if kind == "func":
+                funcs = [attr_value_pb2.NameAttrList(name=v.name if hasattr(v, "name") else v)
+                         for v in value]
+                proto = attr_value_pb2.AttrValue(list=attr_value_pb2.AttrValue.ListValue(func=funcs))
+                return c_api.TF_SetAttrValueProto, (name, proto.SerializeToString()), []
     except (TypeError, ValueError) as e:
         raise TypeError("Could not convert attr '%s' (%s) from %r: %s" %
                         (name, attr_type, value, e)) from None
@@ -149,12 +154,11 @@ def create_c_op(graph, op_def, name, inputs, attrs):
             is_list = bool(arg.number_attr or arg.type_list_attr)
             if is_list:
                 items = list(inp) if isinstance(inp, (list, tuple)) else [inp]
-                for t in items:
-                    _check_graph(graph, t)
+                items = [_check_graph(graph, t) for t in items]
                 flat_inputs.append((True, [t._as_tf_output() for t in items]))
                 input_ops.extend(t.op for t in items)
             else:
-                _check_graph(graph, inp)
+                inp = _check_graph(graph, inp)
                 flat_inputs.append((False, inp._as_tf_output()))
                 input_ops.append(inp.op)
         control = graph._control_dependencies_for_inputs(input_ops)
@@ -189,10 +193,14 @@ def create_c_op(graph, op_def, name, inputs, attrs):
 
 
 def _check_graph(graph, t):
+    """t, or inside a function graph the placeholder capturing an outer t."""
     if not isinstance(t, ops.Tensor):
         raise TypeError("Expected a Tensor input, got %r" % (t,))
     if t.graph is not graph:
+        if graph.building_function and hasattr(graph, "capture"):
+            return graph.capture(t)
         raise ValueError("Tensor %s must be from the same graph as the operation." % t.name)
+    return t
 
 
 def _allowed_types(attr_def):

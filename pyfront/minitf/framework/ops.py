@@ -1105,6 +1105,9 @@ def reset_default_graph():
 
 
 def _get_graph_from_inputs(op_input_list, graph=None):
+    default = get_default_graph()
+    if default.building_function:  # outer tensors are captured by the function graph
+        return default
     for x in op_input_list:
         if isinstance(x, (Tensor, Operation)):
             return x.graph

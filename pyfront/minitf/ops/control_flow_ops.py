@@ -61,3 +61,129 @@ def tuple_(tensors, name=None, control_inputs=None):  # tf.tuple (not to shadow 
         gating = sorted(set(gating), key=lambda op: op._id)
         gate = group(*gating)
         return [None if t is None else with_dependencies([gate], t) for t in tensors]
+
+
+def _v1_builders():
+    """The v1 (Switch/Merge frames) builders, when this build has them."""
+    try:
+        from minitf.ops import control_flow_v1
+    except ImportError:
+        return None
+    return control_flow_v1
+
+
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """Runs `true_fn()` if `pred` is true, else `false_fn()`, inside the graph
+    (tf.compat.v1.cond).
+
+    Args:
+      pred: a scalar bool Tensor (a tensor of any other shape is squeezed).
+      true_fn, false_fn: callables returning the same structure (nested lists,
+        tuples, dicts) of tensors of the same dtypes; values may be Python
+        numbers, Operations (the result is then `pred`, run after the op) or None.
+      strict: accepted; both forms keep singleton lists as TF 2.21 does.
+      name: the scope (default "cond"); fn1/fn2: deprecated aliases.
+    Returns: the taken branch's result, as tensors named <scope>/Identity_k.
+    Raises: TypeError when a function is not callable or the branches'
+      structures or dtypes differ (TensorFlow's message).
+    Built as one If/StatelessIf node calling two library functions (control
+    flow v2, TF 2.21's default); after tf.disable_control_flow_v2() as
+    Switch/Merge when the v1 builders are present.
+    """
+    from minitf.ops import control_flow_util
+    if fn1 is not None:
+        if true_fn is not None:
+            raise TypeError("cond(): 'true_fn' and 'fn1' may not be set simultaneously.")
+        true_fn = fn1
+    if fn2 is not None:
+        if false_fn is not None:
+            raise TypeError("cond(): 'false_fn' and 'fn2' may not be set simultaneously.")
+        false_fn = fn2
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
+    v1 = _v1_builders()
+    if v1 is not None and not control_flow_util.enable_control_flow_v2_for(ops.get_default_graph()):
+        return v1.cond(pred, true_fn, false_fn, strict=strict, name=name)
+    from minitf.ops import cond_v2
+    return cond_v2.cond_v2(pred, true_fn, false_fn, name)
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """Runs branch_fns[branch_index]() (tf.switch_case), `default` (or the last
+    branch) for an index out of range.
+
+    Args:
+      branch_index: a scalar int32 Tensor.
+      branch_fns: a list of callables, a list of (int, callable) pairs or a
+        dict {int: callable}; keys must be 0..n-1.
+    Returns: the branch's result (all branches return the same structure and dtypes).
+    Raises: TypeError / ValueError for malformed branch_fns (TensorFlow's wording).
+    Built as one Case/StatelessCase node.
+    """
+    from minitf.ops import cond_v2
+    if isinstance(branch_fns, dict):
+        branch_fns = sorted(branch_fns.items())
+    if not isinstance(branch_fns, (list, tuple)) or not branch_fns:
+        raise ValueError("Must provide at least one item in `branch_fns`.")
+    if isinstance(branch_fns[0], (list, tuple)):
+        keys = [k for k, _ in branch_fns]
+        if sorted(keys) != list(range(len(keys))):
+            raise ValueError("branch indices (keys) must form contiguous range of [0 to %d) but "
+                             "found {%s}" % (len(keys), ", ".join(str(k) for k in sorted(keys))))
+        fns = [fn for _, fn in sorted(branch_fns, key=lambda p: p[0])]
+    else:
+        fns = list(branch_fns)
+    for fn in fns:
+        if not callable(fn):
+            raise TypeError("fn for branch %s must be callable." % fns.index(fn))
+    if default is not None:
+        fns.append(default)
+    with ops.name_scope(name, "switch_case", [branch_index]) as scope:
+        return cond_v2.indexed_case(branch_index, fns, name=scope)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, name=None, maximum_iterations=None,
+               return_same_structure=False):
+    """Repeats `body` while `cond` is true, inside the graph (tf.compat.v1.while_loop).
+
+    Args:
+      cond: callable taking the loop variables, returning a scalar bool tensor.
+      body: callable taking the loop variables, returning new values of the
+        same structure, dtypes and (unless shape_invariants relax them) shapes.
+      loop_vars: a list or tuple (possibly nested) of tensors or values.
+      shape_invariants: TensorShapes per loop variable allowing shapes to change.
+      parallel_iterations: stored on the op (iterations run one after another).
+      back_prop: False stops gradients at the outputs; swap_memory: accepted.
+      maximum_iterations: int32 scalar bounding the number of iterations.
+      return_same_structure: False returns a lone tensor for a single loop var.
+    Returns: the loop variables after the last iteration.
+    Raises: ValueError for empty loop_vars, mismatched structures or shapes
+      (TensorFlow's message naming the tensor); TypeError for non-callables,
+      parallel_iterations < 1 or a dtype change.
+    Built as one While/StatelessWhile node (control flow v2, TF 2.21's
+    default) that the runtime runs without unrolling.
+    """
+    from minitf.ops import control_flow_util
+    if not loop_vars:
+        raise ValueError("'loop_vars' must be provided.")
+    if not callable(cond):
+        raise TypeError("'cond' must be callable.")
+    if not callable(body):
+        raise TypeError("'body' must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("'parallel_iterations' must be a positive integer.")
+    v1 = _v1_builders()
+    if v1 is not None and not control_flow_util.enable_control_flow_v2_for(ops.get_default_graph()):
+        return v1.while_loop(cond, body, loop_vars, shape_invariants=shape_invariants,
+                             parallel_iterations=parallel_iterations, back_prop=back_prop,
+                             swap_memory=swap_memory, name=name,
+                             maximum_iterations=maximum_iterations,
+                             return_same_structure=return_same_structure)
+    from minitf.ops import while_v2
+    return while_v2.while_loop(cond, body, loop_vars, shape_invariants=shape_invariants,
+                               parallel_iterations=parallel_iterations,
+                               maximum_iterations=maximum_iterations, name=name,
+                               return_same_structure=return_same_structure, back_prop=back_prop)
