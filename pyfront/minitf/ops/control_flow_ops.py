@@ -140,8 +140,8 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
             raise TypeError("fn for branch %s must be callable." % fns.index(fn))
     if default is not None:
         fns.append(default)
-    with ops.name_scope(name, "switch_case", [branch_index]) as scope:
-        return cond_v2.indexed_case(branch_index, fns, name=scope)
+    with ops.name_scope(name, "switch_case", [branch_index]):
+        return cond_v2.indexed_case(branch_index, fns)
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
@@ -160,15 +160,13 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
       maximum_iterations: int32 scalar bounding the number of iterations.
       return_same_structure: False returns a lone tensor for a single loop var.
     Returns: the loop variables after the last iteration.
-    Raises: ValueError for empty loop_vars, mismatched structures or shapes
+    Raises: ValueError for mismatched structures (also empty loop_vars) or shapes
       (TensorFlow's message naming the tensor); TypeError for non-callables,
       parallel_iterations < 1 or a dtype change.
     Built as one While/StatelessWhile node (control flow v2, TF 2.21's
     default) that the runtime runs without unrolling.
     """
     from minitf.ops import control_flow_util
-    if not loop_vars:
-        raise ValueError("'loop_vars' must be provided.")
     if not callable(cond):
         raise TypeError("'cond' must be callable.")
     if not callable(body):
