@@ -35,6 +35,7 @@ typedef struct cf_edge {
   int dst;     /* plan node */
   int dst_in;  /* input index, -1 for a control edge */
   int src_out; /* output index of the source (data edges) */
+  int last;    /* the source output's last data edge: it may take the tensor itself */
 } cf_edge;
 
 typedef struct cf_node {
@@ -133,15 +134,22 @@ static int build_edges(mt_plan* p, struct mt_cf_plan* cf, const int* node_of,
       int f = feed_of(feeds, nfeeds, op->inputs[i]);
       cf->fed[cf->fed_start[k] + i] = f;
       if (f >= 0) continue;
-      cf_edge e = {k, i, op->inputs[i].index};
+      cf_edge e = {k, i, op->inputs[i].index, 0};
       cf->edges[at[node_of[op->inputs[i].oper->id]]++] = e;
     }
     for (int c = 0; c < op->ncontrol_inputs; c++) {
-      cf_edge e = {k, -1, 0};
+      cf_edge e = {k, -1, 0, 0};
       cf->edges[at[node_of[op->control_inputs[c]->id]]++] = e;
     }
   }
   free(at);
+  for (int k = 0; k < n; k++)
+    for (int e = cf->edge_start[k + 1] - 1; e >= cf->edge_start[k]; e--) {
+      int later = 0;
+      for (int j = e + 1; j < cf->edge_start[k + 1]; j++)
+        later |= cf->edges[j].dst_in >= 0 && cf->edges[j].src_out == cf->edges[e].src_out;
+      cf->edges[e].last = cf->edges[e].dst_in >= 0 && !later;
+    }
   return 1;
 }
 
@@ -489,9 +497,11 @@ static void iter_release(cf_run* r, int def, cf_iter* it) {
 
 /* Delivers node src's outputs (outs[i] NULL = dead; outs NULL = all dead)
  * along its out edges into iteration `iter` of frame f, queueing the nodes
- * that become ready (propagator_state.cc's ActivateNodes). */
-static void activate(cf_run* r, int src, TF_Tensor* const* outs, int is_dead, cf_frame* f,
-                     int64_t iter) {
+ * that become ready (propagator_state.cc's ActivateNodes). With `move`,
+ * an output's last edge takes the handle in outs (set to NULL) instead of
+ * a new one. */
+static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead,
+                           cf_frame* f, int64_t iter) {
   const struct mt_cf_plan* cf = r->cf;
   cf_iter* it = f->iters[iter % f->ring];
   int src_enter = cf->nodes[src].kind == K_ENTER;
@@ -526,11 +536,21 @@ static void activate(cf_run* r, int src, TF_Tensor* const* outs, int is_dead, cf
     if (store) {
       TF_Tensor** slot = &it->inputs[d->in_base + ed->dst_in];
       mt_tensor_free(*slot);
-      *slot = mt_tensor_share(v);
-      if (!*slot) oom(r);
+      if (move && ed->last) {
+        *slot = v;
+        outs[ed->src_out] = NULL;
+      } else if (!(*slot = mt_tensor_share(v))) {
+        oom(r);
+      }
     }
     if (ready) push_task(r, ed->dst, d->kind == K_TRIGGER ? 0 : dst_dead, f, iter);
   }
+}
+
+/* activate_edges without taking any handle (the values are used again). */
+static void activate(cf_run* r, int src, TF_Tensor* const* outs, int is_dead, cf_frame* f,
+                     int64_t iter) {
+  activate_edges(r, src, (TF_Tensor**)outs, 0, is_dead, f, iter);
 }
 
 /* Starts the next iteration of f; loop invariants enter it at once. */
@@ -589,7 +609,7 @@ static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter) {
       if (ni < 0) return;
       for (int k = 0; k < f->next_roots.n; k++) {
         cf_value* v = &f->next_roots.items[k];
-        activate(r, v->node, &v->value, 0, f, ni);
+        activate_edges(r, v->node, &v->value, 1, 0, f, ni);
         mt_tensor_free(v->value);
       }
       f->next_roots.n = 0;
@@ -638,14 +658,14 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
         for (int64_t i = 0; i <= c->iteration_count && mt_ok(r->s); i++)
           if (c->iters[i % c->ring]) activate(r, t->node, outs, t->dead, c, i);
       } else {
-        activate(r, t->node, outs, t->dead, c, 0);
+        activate_edges(r, t->node, outs, 1, t->dead, c, 0);
       }
       c->pending_inputs--;
       if (mt_ok(r->s)) try_cleanup(r, c, 0);
       return;
     }
     case K_EXIT:
-      if (!t->dead) activate(r, t->node, outs, 0, f->parent, f->parent_iter);
+      if (!t->dead) activate_edges(r, t->node, outs, 1, 0, f->parent, f->parent_iter);
       else if (t->iter == f->iteration_count) list_push(r, &f->dead_exits, t->node, NULL);
       return;
     case K_NEXT: {
@@ -655,11 +675,11 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
         return;
       }
       int64_t ni = t->iter == f->iteration_count ? next_iteration(r, f) : t->iter + 1;
-      if (ni >= 0) activate(r, t->node, outs, 0, f, ni);
+      if (ni >= 0) activate_edges(r, t->node, outs, 1, 0, f, ni);
       return;
     }
     default:
-      activate(r, t->node, outs, t->dead, f, t->iter);
+      activate_edges(r, t->node, outs, 1, t->dead, f, t->iter);
   }
 }
 
