@@ -134,12 +134,19 @@ static void test_long_loop_flat_memory(TF_Status* s) {
   TF_Tensor* small = scalar_i32(1000);
   CHECK(run_i32(sess, &n, &small, 1, out(g, "count/Exit", 0), NULL, s) == 1000);
   long before = max_rss_kib();
-  const char* env = getenv("CF_LONG_LOOP");
-  int32_t iters = env ? atoi(env) : 1000000;
+#ifdef __SANITIZE_ADDRESS__
+  /* ASan quarantines freed memory (RSS grows by design): check leaks and
+   * errors over fewer iterations, RSS only in the plain build */
+  int32_t iters = 100000;
+  const int check_rss = 0;
+#else
+  int32_t iters = 1000000;
+  const int check_rss = 1;
+#endif
   TF_Tensor* big = scalar_i32(iters);
   CHECK(run_i32(sess, &n, &big, 1, out(g, "count/Exit", 0), NULL, s) == iters);
   CHECK_OK(s);
-  CHECK(max_rss_kib() - before < 16 * 1024);
+  if (check_rss) CHECK(max_rss_kib() - before < 16 * 1024);
   TF_DeleteTensor(small);
   TF_DeleteTensor(big);
   TF_DeleteSession(sess, s);
