@@ -614,16 +614,19 @@ void TF_SessionRun(TF_Session* sess, const TF_Buffer* run_options, const TF_Outp
   int trace = run_options ? mt_run_options_trace_level(run_options->data, run_options->length, s)
                           : 0;
   if (trace < 0) return;
+  int64_t timeout_ms =
+      run_options ? mt_run_options_timeout_ms(run_options->data, run_options->length, s) : 0;
+  if (timeout_ms < 0) return;
   if (!run_metadata || trace == 0) {
-    mt_session_run(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
-                   target_opers, ntargets, s);
+    mt_session_run_opts(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
+                        target_opers, ntargets, timeout_ms, NULL, s);
     if (run_metadata && mt_ok(s)) mt_run_metadata_write(NULL, run_metadata, s);
     return;
   }
   /* Traced run: per-node step stats into run_metadata (RunMetadata proto). */
   mt_step_stats stats = {0};
-  mt_session_run_traced(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
-                        target_opers, ntargets, &stats, s);
+  mt_session_run_opts(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
+                      target_opers, ntargets, timeout_ms, &stats, s);
   if (mt_ok(s)) mt_run_metadata_write(&stats, run_metadata, s);
   mt_step_stats_free(&stats);
 }

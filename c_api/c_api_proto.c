@@ -343,6 +343,7 @@ void TF_DeleteImportGraphDefResults(TF_ImportGraphDefResults* r) {
 /* One input of a NodeDef, resolved before any op is created. */
 typedef struct imp_input {
   int control;
+  int back;      /* a loop's back edge: NextIteration into Merge, connected last */
   int node;      /* producer's index in the GraphDef, or -1 when mapped */
   int index;     /* output index (data inputs) */
   TF_Output ext; /* mapped data input */
@@ -486,8 +487,27 @@ static int resolve_inputs(importer* im) {
   return 1;
 }
 
+static int is_type(const mt_node_def* nd, const char* a, const char* b) {
+  return strcmp(nd->op, a) == 0 || strcmp(nd->op, b) == 0;
+}
+
+/* Marks the inputs of each Merge that come from a NextIteration: while
+ * loops are cycles through them, and TensorFlow's importer adds them after
+ * every node exists. */
+static void mark_back_edges(importer* im) {
+  for (int k = 0; k < im->gd.nnodes; k++) {
+    if (!is_type(&im->gd.nodes[k], "Merge", "RefMerge")) continue;
+    imp_node* node = &im->nodes[k];
+    for (int j = 0; j < node->ninputs; j++) {
+      imp_input* in = &node->inputs[j];
+      in->back = !in->control && in->node >= 0 &&
+                 is_type(&im->gd.nodes[in->node], "NextIteration", "RefNextIteration");
+    }
+  }
+}
+
 /* Orders the nodes so that producers come first, keeping the GraphDef's
- * order where it already allows. Iterative DFS: deep chains cannot
+ * order where it already allows (back edges do not count). Iterative DFS: deep chains cannot
  * overflow the C stack. */
 static int topo_sort(importer* im) {
   int n = im->gd.nnodes, norder = 0;
@@ -510,8 +530,9 @@ static int topo_sort(importer* im) {
       int* next = &stack[2 * (sp - 1) + 1];
       imp_node* node = &im->nodes[cur];
       if (*next < node->ninputs) {
-        int dep = node->inputs[(*next)++].node;
-        if (dep < 0 || im->nodes[dep].state == 2) continue;
+        const imp_input* in = &node->inputs[(*next)++];
+        int dep = in->node;
+        if (dep < 0 || in->back || im->nodes[dep].state == 2) continue;
         if (im->nodes[dep].state == 1) {
           mt_status_setf(im->s, TF_INVALID_ARGUMENT,
                          "Node '%s': GraphDef contains a cycle through input '%s'",
@@ -583,6 +604,7 @@ static int add_inputs(importer* im, int k, const mt_op_def* def, TF_OperationDes
     const imp_input* in = &node->inputs[j];
     if (in->control) continue;
     ndata++;
+    if (in->back) continue; /* checked when connected */
     TF_Output o = input_output(im, in);
     if (in->node >= 0 && in->index >= TF_OperationNumOutputs(o.oper)) {
       mt_status_setf(im->s, TF_INVALID_ARGUMENT,
@@ -613,7 +635,21 @@ static int add_inputs(importer* im, int k, const mt_op_def* def, TF_OperationDes
     mt_status_setf(im->s, TF_RESOURCE_EXHAUSTED, "out of memory importing a GraphDef");
     return 0;
   }
-  for (int j = 0; j < ndata; j++) list[j] = input_output(im, &node->inputs[j]);
+  /* A back edge's NextIteration does not exist yet: the Merge reads one of
+   * its other inputs until connect_back_edges runs. */
+  TF_Output stand_in = {NULL, 0};
+  for (int j = 0; j < ndata; j++)
+    if (!node->inputs[j].back) stand_in = input_output(im, &node->inputs[j]);
+  for (int j = 0; j < ndata; j++) {
+    list[j] = node->inputs[j].back ? stand_in : input_output(im, &node->inputs[j]);
+    if (!list[j].oper) {
+      mt_status_setf(im->s, TF_INVALID_ARGUMENT,
+                     "Node '%s': every input of this Merge is a NextIteration, so no input can "
+                     "arrive first (a loop's Merge needs an input from its Enter)", nd->name);
+      free(list);
+      return 0;
+    }
+  }
   int at = 0;
   for (int a = 0; a < def->ninputs; a++) {
     const mt_arg_def* arg = &def->inputs[a];
@@ -812,6 +848,46 @@ static int add_library(importer* im) {
   return im->gd.nfunctions == 0 || mt_graph_check_functions(im->graph, im->s);
 }
 
+/* Points each Merge's back-edge inputs at their NextIteration, and gives
+ * the Merge the shape its real inputs agree on. */
+static int connect_back_edges(importer* im) {
+  for (int k = 0; k < im->gd.nnodes; k++) {
+    imp_node* node = &im->nodes[k];
+    int data = 0, changed = 0;
+    for (int j = 0; j < node->ninputs; j++) {
+      const imp_input* in = &node->inputs[j];
+      if (in->control) continue;
+      if (in->back) {
+        TF_Output src = {im->nodes[in->node].op, in->index};
+        if (in->index >= src.oper->noutputs) {
+          mt_status_setf(im->s, TF_INVALID_ARGUMENT,
+                         "Node '%s': Connecting to invalid output %d of source node %s which has "
+                         "%d outputs.", im->gd.nodes[k].name, in->index,
+                         im->gd.nodes[in->node].name, src.oper->noutputs);
+          return 0;
+        }
+        if (!mt_graph_update_input(im->graph, node->op, data, src, im->s)) return 0;
+        changed = 1;
+      }
+      data++;
+    }
+    if (!changed) continue;
+    TF_Operation* op = node->op;
+    mt_shape out = op->output_shapes[0];
+    for (int j = 0; j < op->ninputs; j++) {
+      const mt_shape* in = &op->inputs[j].oper->output_shapes[op->inputs[j].index];
+      if (in->rank != out.rank) {
+        out = mt_shape_unknown();
+        break;
+      }
+      for (int d = 0; d < out.rank; d++)
+        if (in->dims[d] != out.dims[d]) out.dims[d] = -1;
+    }
+    op->output_shapes[0] = out;
+  }
+  return 1;
+}
+
 static TF_ImportGraphDefResults* import(importer* im, const TF_Buffer* buf) {
   const void* data = buf ? buf->data : NULL;
   size_t len = buf && buf->data ? buf->length : 0;
@@ -826,11 +902,13 @@ static TF_ImportGraphDefResults* import(importer* im, const TF_Buffer* buf) {
     mt_status_setf(im->s, TF_RESOURCE_EXHAUSTED, "out of memory importing a GraphDef");
     return NULL;
   }
-  if (!check_versions(im) || !add_library(im) || !index_nodes(im) || !resolve_inputs(im) ||
-      !topo_sort(im))
+  if (!check_versions(im) || !add_library(im) || !index_nodes(im) || !resolve_inputs(im))
     return NULL;
+  mark_back_edges(im);
+  if (!topo_sort(im)) return NULL;
   for (int k = 0; k < n; k++)
     if (!build_node(im, im->order[k])) return NULL;
+  if (!connect_back_edges(im)) return NULL;
   return make_results(im);
 }
 

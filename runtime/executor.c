@@ -10,31 +10,24 @@
 #include "runtime/kernel.h"
 #include "runtime/resource.h"
 #include "runtime/session.h"
+#include "runtime/executor_internal.h"
 
-typedef struct plan_node {
-  TF_Operation* op;
-  int* in_slots;  /* op->ninputs entries */
-  int out_base;   /* outputs use slots out_base .. out_base + noutputs - 1 */
-} plan_node;
+int mt_is_next_iteration(const TF_Operation* op) {
+  return strcmp(op->op_type, "NextIteration") == 0 || strcmp(op->op_type, "RefNextIteration") == 0;
+}
 
-struct mt_plan {
-  int nnodes;
-  plan_node* nodes;
-  int nslots;
-  int* uses;       /* per slot: number of reads by nodes (fetched slots +1) */
-  int nfeeds;
-  int* feed_slots;
-  TF_DataType* feed_types;
-  mt_shape* feed_shapes;
-  int nfetches;
-  int* fetch_slots;
-  TF_Output* fetch_outputs; /* what each fetch names (refs are fetched as values) */
-  int max_inputs;
-  int max_outputs;
-};
+int mt_is_control_flow_op(const TF_Operation* op) {
+  static const char* const types[] = {"Switch", "RefSwitch", "Merge", "RefMerge", "Enter",
+                                      "RefEnter", "Exit", "RefExit", "NextIteration",
+                                      "RefNextIteration"};
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++)
+    if (strcmp(op->op_type, types[k]) == 0) return 1;
+  return 0;
+}
 
 void mt_plan_free(mt_plan* p) {
   if (!p) return;
+  mt_cf_plan_free(p->cf);
   for (int k = 0; k < p->nnodes; k++) free(p->nodes[k].in_slots);
   free(p->nodes);
   free(p->uses);
@@ -119,7 +112,9 @@ static int mark_needed(builder* b, const TF_Output* fetches, int nfetches,
 }
 
 /* Kahn's algorithm over the needed ops; data edges from fed tensors do not
- * count. Fails on a cycle. */
+ * count, nor do edges out of NextIteration (a loop's back edge into its
+ * Merge, which TensorFlow leaves out of the topological check too). Fails
+ * on a cycle. */
 static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
   int* indeg = mt_calloc((size_t)b->nops, sizeof(int), s);
   TF_Operation** queue = mt_calloc((size_t)b->nops + 1, sizeof(TF_Operation*), s);
@@ -130,7 +125,9 @@ static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
     needed++;
     TF_Operation* op = b->g->ops[i];
     for (int k = 0; k < op->ninputs; k++)
-      if (fed_index(b, op->inputs[k].oper, op->inputs[k].index) < 0) indeg[i]++;
+      if (fed_index(b, op->inputs[k].oper, op->inputs[k].index) < 0 &&
+          !mt_is_next_iteration(op->inputs[k].oper))
+        indeg[i]++;
     indeg[i] += op->ncontrol_inputs;
   }
   int head = 0, tail = 0;
@@ -141,7 +138,8 @@ static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
   while (head < tail) {
     TF_Operation* op = queue[head++];
     p->nodes[p->nnodes++].op = op;
-    for (int o = 0; o < op->noutputs; o++) {
+    int back = mt_is_next_iteration(op);
+    for (int o = 0; o < op->noutputs && !back; o++) {
       if (fed_index(b, op, o) >= 0) continue;
       for (int c = 0; c < op->consumers[o].n; c++) {
         TF_Operation* to = op->consumers[o].items[c].oper;
@@ -243,8 +241,12 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
   b.slot_base = mt_calloc((size_t)g->nops, sizeof(int), s);
   if (mt_ok(s)) {
     for (int i = 0; i < g->nops; i++) b.slot_base[i] = -1;
-    if (mark_needed(&b, fetches, nfetches, targets, ntargets, s) && order_nodes(&b, p, s))
-      assign_slots(&b, p, fetches, nfetches, s);
+    if (mark_needed(&b, fetches, nfetches, targets, ntargets, s) && order_nodes(&b, p, s) &&
+        assign_slots(&b, p, fetches, nfetches, s)) {
+      int cf = 0;
+      for (int k = 0; k < p->nnodes && !cf; k++) cf = mt_is_control_flow_op(p->nodes[k].op);
+      if (cf) mt_cf_plan_build(p, g, feeds, nfeeds, s);
+    }
   }
   free(b.needed);
   free(b.slot_base);
@@ -257,7 +259,7 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
 
 /* ---- running ---- */
 
-static int check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s) {
+int mt_check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s) {
   if (!t) {
     mt_status_setf(s, TF_INVALID_ARGUMENT, "Feed %d is NULL", k);
     return 0;
@@ -290,7 +292,7 @@ static TF_Tensor* deref_input(const TF_Operation* op, int i, const TF_Tensor* re
 }
 
 /* A fetched slot as the caller sees it: a ref is fetched as its value. */
-static TF_Tensor* fetch_value(TF_Tensor* t, TF_Output o, TF_Status* s) {
+TF_Tensor* mt_fetch_value(TF_Tensor* t, TF_Output o, TF_Status* s) {
   if (!t || !mt_dtype_is_ref(t->dtype)) return t ? mt_tensor_share(t) : NULL;
   char name[512];
   if (o.index) snprintf(name, sizeof name, "%s:%d", o.oper->name, o.index);
@@ -298,18 +300,9 @@ static TF_Tensor* fetch_value(TF_Tensor* t, TF_Output o, TF_Status* s) {
   return mt_ref_deref(t, name, s);
 }
 
-static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
-                     TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st, const struct TF_SessionOptions* opts,
-                     TF_Status* s) {
-  TF_Operation* op = n->op;
-  for (int i = 0; i < op->ninputs; i++) {
-    int slot = n->in_slots[i];
-    in_buf[i] = slots[slot];
-    /* last read of a slot no other input of this node shares */
-    int shared = 0;
-    for (int j = 0; j < op->ninputs; j++) shared |= j != i && n->in_slots[j] == slot;
-    fwd[i] = uses[slot] == 1 && !shared && in_buf[i] && mt_tensor_unique(in_buf[i]);
-  }
+void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
+                    TF_Tensor** out_buf, mt_session_state* st,
+                    const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s) {
   if (!op->def->kernel) {
     mt_status_setf(s, TF_INVALID_ARGUMENT,
                    "No OpKernel was registered to support Op '%s' used by {{node %s}}",
@@ -328,13 +321,29 @@ static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor
     }
   for (int o = 0; o < op->noutputs; o++) out_buf[o] = NULL;
   mt_kernel_ctx ctx = {op, op->ninputs, in_buf, fwd, op->noutputs, out_buf,
-                       st, NULL, opts ? opts->intra_op_threads : 0, s};
+                       st, NULL, opts ? opts->intra_op_threads : 0, s,
+                       ctl ? ctl->cancelled : NULL};
   if (mt_ok(s)) op->def->kernel(&ctx);
   if (borrowed) {
     for (int i = 0; i < op->ninputs; i++)
       if (borrowed[i]) mt_tensor_free(in_buf[i]);
     free(borrowed);
   }
+}
+
+static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
+                     TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st,
+                     const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s) {
+  TF_Operation* op = n->op;
+  for (int i = 0; i < op->ninputs; i++) {
+    int slot = n->in_slots[i];
+    in_buf[i] = slots[slot];
+    /* last read of a slot no other input of this node shares */
+    int shared = 0;
+    for (int j = 0; j < op->ninputs; j++) shared |= j != i && n->in_slots[j] == slot;
+    fwd[i] = uses[slot] == 1 && !shared && in_buf[i] && mt_tensor_unique(in_buf[i]);
+  }
+  mt_exec_kernel(op, in_buf, fwd, out_buf, st, opts, ctl, s);
   for (int o = 0; o < op->noutputs; o++) {
     TF_Tensor** slot = &slots[n->out_base + o];
     if (*slot) { /* this output was fed: the fed value wins */
@@ -374,9 +383,10 @@ void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values
 /* Runs node k, timing it into stats->nodes when tracing. */
 static void run_timed(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor** in_buf,
                       TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st,
-                      const struct TF_SessionOptions* opts, mt_step_stats* stats, TF_Status* s) {
+                      const struct TF_SessionOptions* opts, const mt_run_ctl* ctl,
+                      mt_step_stats* stats, TF_Status* s) {
   if (!stats) {
-    run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, s);
+    run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, ctl, s);
     release(n, slots, uses);
     return;
   }
@@ -384,7 +394,7 @@ static void run_timed(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tenso
   ns->op = n->op;
   ns->all_start_ns = mt_now_ns();
   ns->op_start_rel_ns = mt_now_ns() - ns->all_start_ns;
-  run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, s);
+  run_node(n, slots, uses, in_buf, out_buf, fwd, st, opts, ctl, s);
   ns->op_end_rel_ns = mt_now_ns() - ns->all_start_ns;
   release(n, slots, uses);
   ns->all_end_rel_ns = mt_now_ns() - ns->all_start_ns;
@@ -393,10 +403,28 @@ static void run_timed(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tenso
 void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                         TF_Tensor** outputs, const struct TF_SessionOptions* opts,
                         mt_step_stats* stats, TF_Status* s) {
+  mt_plan_run_ctl(p, st, feed_values, outputs, opts, NULL, stats, s);
+}
+
+int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s) {
+  if (!ctl || ctl->deadline_ns <= 0 || mt_now_ns() < ctl->deadline_ns) return 0;
+  mt_status_setf(s, TF_DEADLINE_EXCEEDED, "Timed out waiting for notification");
+  return 1;
+}
+
+void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                     TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                     const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s) {
+  for (int k = 0; k < p->nfetches; k++) outputs[k] = NULL;
   if (stats) {
     stats->n = 0;
-    stats->nodes = mt_calloc((size_t)p->nnodes + 1, sizeof(mt_node_stats), s);
+    stats->cap = p->nnodes + 1;
+    stats->nodes = mt_calloc((size_t)stats->cap, sizeof(mt_node_stats), s);
     if (!stats->nodes) return;
+  }
+  if (p->cf) {
+    mt_cf_run(p, st, feed_values, outputs, opts, ctl, stats, s);
+    return;
   }
   size_t bytes = sizeof(TF_Tensor*) * (size_t)(p->nslots + p->max_inputs + p->max_outputs) +
                  sizeof(int) * (size_t)p->nslots + (size_t)p->max_inputs + 1;
@@ -410,13 +438,16 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
   unsigned char* fwd = (unsigned char*)(uses + p->nslots);
   memcpy(uses, p->uses, sizeof(int) * (size_t)p->nslots);
   for (int k = 0; k < p->nfeeds && mt_ok(s); k++) {
-    if (!check_feed(p, k, feed_values[k], s)) break;
+    if (!mt_check_feed(p, k, feed_values[k], s)) break;
     slots[p->feed_slots[k]] = mt_tensor_share(feed_values[k]);
   }
-  for (int k = 0; k < p->nnodes && mt_ok(s); k++)
-    run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, stats, s);
+  int timed = ctl && ctl->deadline_ns > 0;
+  for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
+    if (timed && mt_run_ctl_expired(ctl, s)) break;
+    run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, ctl, stats, s);
+  }
   for (int k = 0; k < p->nfetches && mt_ok(s); k++) {
-    outputs[k] = fetch_value(slots[p->fetch_slots[k]], p->fetch_outputs[k], s);
+    outputs[k] = mt_fetch_value(slots[p->fetch_slots[k]], p->fetch_outputs[k], s);
     if (!outputs[k] && mt_ok(s)) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
   }
   if (!mt_ok(s))
@@ -543,6 +574,13 @@ mt_prun* mt_prun_new(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF_O
       }
   mt_plan* p = mt_plan_build(g, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
   if (!p) return NULL;
+  if (p->cf) { /* partial runs step a plan in topological order: no frames */
+    mt_status_setf(s, TF_UNIMPLEMENTED,
+                   "Partial runs of graphs with TensorFlow 1 control flow (Switch, Merge, Enter, "
+                   "Exit, NextIteration) are not supported");
+    mt_plan_free(p);
+    return NULL;
+  }
   mt_prun* r = mt_calloc(1, sizeof(mt_prun), s);
   if (!r) {
     mt_plan_free(p);
@@ -592,7 +630,7 @@ static int resolve_step(const mt_prun* r, const TF_Output* feeds, TF_Tensor* con
                      feeds[k].index);
       return 0;
     }
-    if (!check_feed(r->plan, j, values[k], s)) return 0;
+    if (!mt_check_feed(r->plan, j, values[k], s)) return 0;
     feed_idx[k] = j;
   }
   for (int k = 0; k < nfetches; k++) {
@@ -685,7 +723,7 @@ static void run_ready_nodes(mt_prun* r, mt_session_state* st,
   for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
     if (r->done[k] || !node_runnable(r, k)) continue;
     const plan_node* n = &p->nodes[k];
-    run_node(n, r->slots, r->uses, r->in_buf, r->out_buf, r->fwd, st, opts, s);
+    run_node(n, r->slots, r->uses, r->in_buf, r->out_buf, r->fwd, st, opts, NULL, s);
     release(n, r->slots, r->uses);
     r->done[k] = 1;
     /* a fed output is ready when fed, not when its producer happens to run */
@@ -710,7 +748,7 @@ static void take_fetches(mt_prun* r, const int* fetch_idx, TF_Tensor** outputs, 
                          TF_Status* s) {
   for (int k = 0; k < nfetches && mt_ok(s); k++) {
     TF_Tensor* v = r->slots[r->plan->fetch_slots[fetch_idx[k]]];
-    outputs[k] = fetch_value(v, r->plan->fetch_outputs[fetch_idx[k]], s);
+    outputs[k] = mt_fetch_value(v, r->plan->fetch_outputs[fetch_idx[k]], s);
     if (!outputs[k]) mt_status_setf(s, TF_INTERNAL, "Fetch %d was not computed", k);
   }
   if (!mt_ok(s)) return;

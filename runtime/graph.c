@@ -1,6 +1,7 @@
 /* Graph construction: validation against the op registry, attr defaults
  * and type inference, shape inference, and the name index. */
 #include "runtime/graph.h"
+#include "runtime/resource.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -878,6 +879,36 @@ static void remove_consumers_of(TF_Operation* op) {
       if (from->control_outputs[j] != op) from->control_outputs[w++] = from->control_outputs[j];
     from->ncontrol_outputs = w;
   }
+}
+
+int mt_graph_update_input(TF_Graph* g, TF_Operation* op, int idx, TF_Output src, TF_Status* s) {
+  pthread_mutex_lock(&g->mu);
+  TF_DataType want = op->input_types[idx], got = src.oper->output_types[src.index];
+  if (mt_dtype_base(want) != mt_dtype_base(got) ||
+      (mt_dtype_is_ref(want) && !mt_dtype_is_ref(got))) {
+    pthread_mutex_unlock(&g->mu);
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Input %d of node %s was passed %s from %s:%d incompatible with expected %s.",
+                   idx, op->name, mt_dtype_name(got), src.oper->name, src.index,
+                   mt_dtype_name(want));
+    return 0;
+  }
+  TF_Input in = {op, idx};
+  if (!add_consumer(&src.oper->consumers[src.index], in)) {
+    pthread_mutex_unlock(&g->mu);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM updating an input of node '%s'", op->name);
+    return 0;
+  }
+  mt_consumers* c = &op->inputs[idx].oper->consumers[op->inputs[idx].index];
+  for (int j = 0; j < c->n; j++)
+    if (c->items[j].oper == op && c->items[j].index == idx) {
+      c->items[j] = c->items[--c->n];
+      break;
+    }
+  op->inputs[idx] = src;
+  g->mutations++;
+  pthread_mutex_unlock(&g->mu);
+  return 1;
 }
 
 void mt_graph_truncate(TF_Graph* g, int n) {

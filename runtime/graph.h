@@ -108,6 +108,12 @@ int mt_graph_grad_key_add(TF_Graph* g, const char* key);
  * must hold no lock. */
 TF_Operation* mt_graph_finish(TF_OperationDescription* desc, TF_Status* s);
 
+/* Makes input idx of op read src instead (a loop's Merge gets its
+ * NextIteration back edge this way, as TF_UpdateEdge does). The dtypes
+ * must agree: else TF_INVALID_ARGUMENT in TensorFlow's wording. Takes
+ * graph->mu. Shapes are not re-inferred. */
+int mt_graph_update_input(TF_Graph* g, TF_Operation* op, int idx, TF_Output src, TF_Status* s);
+
 /* Removes every op with id >= n (import rollback). */
 void mt_graph_truncate(TF_Graph* g, int n);
 

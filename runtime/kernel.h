@@ -47,6 +47,9 @@ typedef struct mt_kernel_ctx {
   struct mt_threadpool* pool;     /* intra-op; may be NULL */
   int intra_threads;
   TF_Status* status;
+  /* Nonzero (read atomically) once the step is cancelled: LoopCond fails
+   * then, as TensorFlow's does. NULL when the step cannot be cancelled. */
+  const int* cancelled;
 } mt_kernel_ctx;
 
 /* Allocates outputs[idx] with the given type/shape; NULL + status on error. */

@@ -220,6 +220,8 @@ void mt_session_prun(TF_Session* sess, const char* handle, const TF_Output* feed
 
 void mt_session_close(TF_Session* sess) {
   pthread_mutex_lock(&sess->mu);
+  /* running steps notice at their next LoopCond and end with TF_CANCELLED */
+  __atomic_store_n(&sess->cancelled, 1, __ATOMIC_RELAXED);
   while (sess->running > 0) pthread_cond_wait(&sess->idle, &sess->mu);
   if (!sess->closed) {
     sess->closed = 1;
@@ -300,6 +302,15 @@ void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
                            TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
                            TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
                            int ntargets, mt_step_stats* stats, TF_Status* s) {
+  mt_session_run_opts(sess, feeds, feed_values, nfeeds, fetches, outputs, nfetches, targets,
+                      ntargets, 0, stats, s);
+}
+
+void mt_session_run_opts(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
+                         int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                         const TF_Operation* const* targets, int ntargets, int64_t timeout_ms,
+                         mt_step_stats* stats, TF_Status* s) {
+  mt_run_ctl ctl = {timeout_ms > 0 ? mt_now_ns() + timeout_ms * 1000000 : 0, &sess->cancelled};
   for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
   pthread_mutex_lock(&sess->mu);
   if (sess->closed) {
@@ -311,7 +322,7 @@ void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
   if (p) sess->running++; /* plans and state stay alive until the run ends */
   pthread_mutex_unlock(&sess->mu);
   if (!p) return;
-  mt_plan_run_traced(p, &sess->state, feed_values, outputs, &sess->opts, stats, s);
+  mt_plan_run_ctl(p, &sess->state, feed_values, outputs, &sess->opts, &ctl, stats, s);
   pthread_mutex_lock(&sess->mu);
   if (--sess->running == 0) pthread_cond_broadcast(&sess->idle);
   pthread_mutex_unlock(&sess->mu);

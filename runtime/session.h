@@ -17,12 +17,21 @@ struct TF_SessionOptions {
 
 typedef struct mt_plan mt_plan;
 
+/* What may end a step early: a deadline (RunOptions.timeout_in_ms; 0 =
+ * none) and a cancellation flag (set by TF_CloseSession from another
+ * thread; read atomically; NULL = none). */
+typedef struct mt_run_ctl {
+  int64_t deadline_ns; /* mt_now_ns() clock */
+  const int* cancelled;
+} mt_run_ctl;
+
 struct TF_Session {
   TF_Graph* graph;
   struct TF_SessionOptions opts;
   mt_session_state state;
   pthread_mutex_t mu; /* guards the plan cache and `closed` */
   int closed;
+  int cancelled;        /* set (atomically) when close starts: running steps stop */
   int running;          /* runs in flight; close waits for them */
   pthread_cond_t idle;  /* signalled when running drops to 0 */
   int nplans, plans_cap;
@@ -46,6 +55,13 @@ void mt_plan_free(mt_plan* p);
 void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                         TF_Tensor** outputs, const struct TF_SessionOptions* opts,
                         mt_step_stats* stats, TF_Status* s);
+
+/* mt_plan_run_traced under `ctl` (NULL: no deadline, no cancellation):
+ * TF_DEADLINE_EXCEEDED "Timed out waiting for notification" once the
+ * deadline passed, TF_CANCELLED when cancelled in a loop. */
+void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                     TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                     const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s);
 
 /* Partial runs (runtime/executor.c): the state of one plan executed
  * incrementally across steps. */
@@ -83,6 +99,11 @@ void mt_session_run_traced(TF_Session* sess, const TF_Output* feeds,
                            TF_Tensor* const* feed_values, int nfeeds, const TF_Output* fetches,
                            TF_Tensor** outputs, int nfetches, const TF_Operation* const* targets,
                            int ntargets, mt_step_stats* stats, TF_Status* s);
+/* mt_session_run_traced with a step timeout in milliseconds (0 = none). */
+void mt_session_run_opts(TF_Session* sess, const TF_Output* feeds, TF_Tensor* const* feed_values,
+                         int nfeeds, const TF_Output* fetches, TF_Tensor** outputs, int nfetches,
+                         const TF_Operation* const* targets, int ntargets, int64_t timeout_ms,
+                         mt_step_stats* stats, TF_Status* s);
 
 /* Partial runs kept under string handles (see TF_SessionPRunSetup). */
 void mt_session_prun_setup(TF_Session* sess, const TF_Output* feeds, int nfeeds,

@@ -36,6 +36,21 @@ int mt_run_options_trace_level(const void* data, size_t len, TF_Status* s) {
   return rc < 0 ? -1 : level;
 }
 
+int64_t mt_run_options_timeout_ms(const void* data, size_t len, TF_Status* s) {
+  if (!data || len == 0) return 0;
+  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
+  mt_pb_field f;
+  int rc;
+  int64_t ms = 0;
+  while ((rc = mt_pb_next(&r, &f, "RunOptions", s)) > 0) {
+    if (f.num == 2) {
+      if (!mt_pb_expect(&f, MT_PB_VARINT, "RunOptions", s)) return -1;
+      ms = (int64_t)f.v;
+    }
+  }
+  return rc < 0 ? -1 : ms;
+}
+
 /* proto3 leaves zero scalars out; so does this writer. */
 static void put_int64(mt_pb_writer* w, uint32_t num, int64_t v) {
   if (v != 0) mt_pb_put_int64_field(w, num, v);

@@ -22,6 +22,7 @@ typedef struct mt_node_stats {
 typedef struct mt_step_stats {
   int n;
   mt_node_stats* nodes;
+  int cap; /* entries allocated (loops execute nodes many times) */
 } mt_step_stats;
 
 void mt_step_stats_free(mt_step_stats* st);
@@ -32,6 +33,9 @@ int64_t mt_now_ns(void);
 /* RunOptions.trace_level of a serialized RunOptions (0 for NULL/empty).
  * Returns -1 with TF_INVALID_ARGUMENT in `s` for malformed bytes. */
 int mt_run_options_trace_level(const void* data, size_t len, TF_Status* s);
+/* RunOptions.timeout_in_ms (0 for NULL/empty); -1 + TF_INVALID_ARGUMENT
+ * for malformed bytes. */
+int64_t mt_run_options_timeout_ms(const void* data, size_t len, TF_Status* s);
 
 /* Serializes RunMetadata{step_stats{dev_stats{device: the CPU device,
  * node_stats: one NodeExecStats per node}}} into `out` (its previous data is

@@ -128,8 +128,47 @@ static int check_shape(TF_DataType dtype, const int64_t* dims, int ndims, TF_Sta
   return 1;
 }
 
+/* Freed tensor handles kept per thread for reuse: a loop allocates and
+ * frees several per iteration, and malloc's own small caches are too
+ * small for that churn. Emptied when the thread exits. */
+#define HANDLE_CACHE 128
+typedef struct handle_cache {
+  int n;
+  TF_Tensor* items[HANDLE_CACHE];
+} handle_cache;
+static _Thread_local handle_cache* my_cache;
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_drop(void* p) {
+  handle_cache* c = p;
+  for (int k = 0; k < c->n; k++) free(c->items[k]);
+  free(c);
+  my_cache = NULL;
+}
+
+static void cache_key_init(void) { pthread_key_create(&cache_key, cache_drop); }
+
+static handle_cache* thread_cache(void) {
+  if (my_cache) return my_cache;
+  pthread_once(&cache_once, cache_key_init);
+  handle_cache* c = calloc(1, sizeof(handle_cache));
+  if (c && pthread_setspecific(cache_key, c) != 0) {
+    free(c);
+    c = NULL;
+  }
+  return my_cache = c;
+}
+
 static TF_Tensor* wrap(TF_DataType dtype, const int64_t* dims, int ndims, mt_buffer* buf) {
-  TF_Tensor* t = calloc(1, sizeof(TF_Tensor));
+  handle_cache* c = my_cache;
+  TF_Tensor* t;
+  if (c && c->n > 0) {
+    t = c->items[--c->n];
+    memset(t, 0, sizeof *t);
+  } else {
+    t = calloc(1, sizeof(TF_Tensor));
+  }
   if (!t) return NULL;
   t->dtype = dtype;
   t->ndims = ndims;
@@ -292,5 +331,7 @@ int mt_tensor_unique(const TF_Tensor* t) {
 void mt_tensor_free(TF_Tensor* t) {
   if (!t) return;
   buffer_unref(t->buf);
-  free(t);
+  handle_cache* c = thread_cache();
+  if (c && c->n < HANDLE_CACHE) c->items[c->n++] = t;
+  else free(t);
 }

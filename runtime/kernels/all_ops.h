@@ -23,7 +23,7 @@
   X(image)        /* ResizeBilinear, ResizeNearestNeighbor */                      \
   X(random)       /* RandomUniform, RandomStandardNormal, ... */                   \
   X(state)        /* resource variables */                                         \
-  X(control_flow) /* NoOp */                                                       \
+  X(control_flow) /* NoOp, Switch, Merge, Enter, Exit, NextIteration */          \
   X(functional)   /* PartitionedCall, If, While, Case: calls of library functions */ \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
   X(data_flow)    /* DynamicStitch */                                              \

@@ -17,8 +17,14 @@ with open(FIXTURE) as f:
 
 # TensorFlow registers a gradient function for these that returns None for every input (e.g.
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
-RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "Rint", "Round",
-                      "TruncateDiv"}
+RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "LoopCond", "Rint",
+                      "Round", "TruncateDiv"}
+# NOT YET: TensorFlow 1's control-flow gradients (control_flow_grad.py) build backward
+# while loops through Python control-flow contexts (WhileContext/CondContext); minitf runs
+# these ops but has no gradient for them yet. Remove an op from here when its C gradient
+# lands.
+NOT_YET_IN_MINITF = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit",
+                     "RefMerge", "RefNextIteration", "RefSwitch", "Switch"}
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
@@ -28,5 +34,7 @@ def test_differentiable_as_in_tensorflow(op_type):
     want = TF[op_type]
     if op_type in RETURNS_NONE_IN_TF:
         assert (want, got) == ("gradient", "none")
+    elif op_type in NOT_YET_IN_MINITF:
+        assert (want, got) == ("gradient", "missing")
     else:
         assert got == want
