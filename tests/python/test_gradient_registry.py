@@ -19,12 +19,14 @@ with open(FIXTURE) as f:
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
 RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "LoopCond", "Rint",
                       "Round", "TruncateDiv"}
-# NOT YET: TensorFlow 1's control-flow gradients (control_flow_grad.py) build backward
-# while loops through Python control-flow contexts (WhileContext/CondContext); minitf runs
-# these ops but has no gradient for them yet. Remove an op from here when its C gradient
-# lands.
+# NOT YET (issue 10): control-flow gradients. TensorFlow 1's (control_flow_grad.py) build
+# backward while loops through Python control-flow contexts; the functional ops' (If, While,
+# Case) build gradient functions (TF registers none for PartitionedCall). minitf runs these
+# ops but has no gradient for them yet: listed so the test tracks them exactly. Remove an op
+# from here when its C gradient lands.
 NOT_YET_IN_MINITF = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit",
-                     "RefMerge", "RefNextIteration", "RefSwitch", "Switch"}
+                     "RefMerge", "RefNextIteration", "RefSwitch", "Switch",
+                     "If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase"}
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
