@@ -59,7 +59,7 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None): 
     entries per tensor, only the first `first_n` runs when first_n >= 0. Returns a Tensor
     like `input_`."""
     return apply_op("Print", input=input_, data=list(data), message=message, first_n=first_n,
-                    summarize=summarize, name=name)
+                    summarize=summarize, name=name).outputs[0]
 
 
 def string_format(template, inputs, placeholder="{}", summarize=3, name=None):

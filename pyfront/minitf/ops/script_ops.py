@@ -74,9 +74,8 @@ class FuncRegistry:
     def _convert_eager(value, dtype):
         """The value as a tensor of `dtype`, as convert_to_tensor(value, dtype) would:
         Python numbers and lists convert, arrays of another dtype are an error."""
-        if isinstance(value, np.ndarray) or isinstance(value, np.generic):
-            have = dtypes.as_dtype(np.asarray(value).dtype) if np.asarray(value).dtype.kind \
-                not in "OSU" else dtypes.string
+        if isinstance(value, EagerArg):  # a tensor: its dtype must match, as TensorFlow's
+            have = dtypes.string if value.dtype.kind in "OSU" else dtypes.as_dtype(value.dtype)
             if have != dtype:
                 raise ValueError("Tensor conversion requested dtype %s for Tensor with dtype "
                                  "%s: %r" % (dtype.name, have.name, value))
