@@ -22,6 +22,7 @@
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/python_api.h"
 #include "c_api/python/session_helper.h"
+#include "c_api/python/py_func_helper.h"
 %}
 
 #define TF_CAPI_EXPORT
@@ -339,6 +340,7 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %include "tensorflow/c/tf_tensor.h"
 %include "tensorflow/c/c_api.h"
 %ignore MT_AddOpGradient; /* through MT_OpGradient */
+%ignore MT_SetPyFuncCallback; /* through MT_RegisterPyFuncTrampoline */
 %include "tensorflow/c/python_api.h"
 
 /* ---------------------------------------------------------------------- */
@@ -596,6 +598,8 @@ PyObject* MT_SessionPRun(TF_Session* session, PyObject* handle, PyObject* feed_o
 /* DLPack capsules (c_api/python/session_helper.c; minitf.experimental.dlpack). */
 PyObject* MT_ToDLPack(PyObject* value, int versioned);
 PyObject* MT_FromDLPack(PyObject* capsule);
+/* py_func nodes (c_api/python/py_func_helper.c; minitf.ops.script_ops). */
+PyObject* MT_RegisterPyFuncTrampoline(PyObject* fn);
 
 %inline %{
 /* The built-in gradient of `oper` (MT_AddOpGradient): None when no

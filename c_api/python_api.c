@@ -9,6 +9,7 @@
 #include "runtime/graphdef.h"
 #include "runtime/graph.h"
 #include "runtime/proto.h"
+#include "runtime/py_func.h"
 #include "runtime/status.h"
 
 static int grow_ops(TF_Operation*** arr, int n, int* cap) {
@@ -102,3 +103,5 @@ void MT_SetAttrTensorShared(TF_OperationDescription* desc, const char* attr_name
     mt_status_setf(status, TF_RESOURCE_EXHAUSTED, "out of memory setting attr '%s'", attr_name);
   }
 }
+
+void MT_SetPyFuncCallback(MT_PyFuncCallback fn, void* arg) { mt_set_py_func_callback(fn, arg); }

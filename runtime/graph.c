@@ -507,7 +507,9 @@ static TF_Tensor* fold_shape_op(TF_Operation* op, TF_Status* s) {
 static int foldable(const TF_Operation* op) {
   if (!op->def->kernel || (op->def->flags & MT_OP_STATEFUL) || op->noutputs == 0) return 0;
   static const char* never[] = {"Placeholder", "PlaceholderWithDefault", "VarHandleOp",
-                                "ReadVariableOp", "Assert", "CheckNumerics"};
+                                "ReadVariableOp", "Assert", "CheckNumerics",
+                                /* calls Python: only when run, as TensorFlow */
+                                "PyFuncStateless"};
   for (size_t k = 0; k < sizeof(never) / sizeof(never[0]); k++)
     if (strcmp(op->op_type, never[k]) == 0) return 0;
   return 1;

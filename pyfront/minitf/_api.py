@@ -63,7 +63,7 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
 
 # --- array / shape ---
 from minitf.ops.array_ops import (  # noqa: F401,E402
-    Assert, bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, dynamic_stitch,
+    bitcast, broadcast_dynamic_shape, broadcast_to, check_numerics, concat, dynamic_stitch,
     expand_dims,
     fill, identity_n, ones, ones_like, range, rank, reverse, reverse_v2, shape, shape_n, size,
     split, squeeze, stack, stop_gradient, tile, transpose, unique, unstack, zeros, zeros_like)
@@ -111,6 +111,17 @@ from minitf.ops.variables import (  # noqa: F401,E402
     moving_average_variables, report_uninitialized_variables)
 
 # --- boundaries (TensorProto, DLPack, summaries) ---
+
+# --- logging, assertions, py_func ---
+from minitf import strings  # noqa: F401,E402
+from minitf.ops.check_ops import (  # noqa: F401,E402
+    assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
+    assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
+    assert_none_equal, assert_positive, assert_proper_iterable, assert_rank,
+    assert_rank_at_least, assert_rank_in, assert_scalar, assert_type, is_numeric_tensor)
+from minitf.ops.logging_ops import Assert, Print, timestamp  # noqa: F401,E402
+from minitf.ops.logging_ops import print_v2 as print  # noqa: F401,E402,A004
+from minitf.ops.script_ops import numpy_function, py_func, py_function  # noqa: F401,E402
 
 # --- gradients ---
 from minitf.framework.indexed_slices import IndexedSlices, IndexedSlicesValue  # noqa: F401,E402

@@ -30,7 +30,9 @@
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
   X(gradient)     /* BroadcastGradientArgs */                                 \
   X(training)     /* ResourceApply<Optimizer> */                             \
-  X(backprop)     /* ReluGrad, BiasAddGrad, Conv2DBackpropFilter, MaxPoolGrad */
+  X(backprop)     /* ReluGrad, BiasAddGrad, Conv2DBackpropFilter, MaxPoolGrad */ \
+  X(logging)      /* Assert, Print, PrintV2, StringFormat, Timestamp */              \
+  X(py_func)      /* PyFunc, PyFuncStateless, EagerPyFunc (runtime/py_func.h) */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)

@@ -231,7 +231,6 @@ static const mt_grad_spec array_grads[] = {
     {"InvertPermutation", NULL},
     {"ConcatOffset", NULL},
     {"Range", NULL},
-    {"Assert", NULL},
 };
 
 void mt_register_array_grads(void) {

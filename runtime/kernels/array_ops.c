@@ -15,6 +15,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/summarize.h"
 
 /* ======================================================================
  * Moving elements of any dtype
@@ -1998,24 +1999,6 @@ static void ones_like_kernel(mt_kernel_ctx* ctx) {
  * Range
  * ====================================================================== */
 
-/* TensorFlow's StrCat of a float: the shortest of %.6g / %.9g that reads
- * back as the same float (FloatToBuffer); doubles use %.15g / %.17g. */
-static const char* fmt_float(float f, char* buf, size_t cap) {
-  if (isnan(f)) return snprintf(buf, cap, "nan"), buf;
-  if (isinf(f)) return snprintf(buf, cap, f < 0 ? "-inf" : "inf"), buf;
-  snprintf(buf, cap, "%.*g", FLT_DIG, (double)f);
-  if (strtof(buf, NULL) != f) snprintf(buf, cap, "%.*g", FLT_DIG + 3, (double)f);
-  return buf;
-}
-
-static const char* fmt_double(double f, char* buf, size_t cap) {
-  if (isnan(f)) return snprintf(buf, cap, "nan"), buf;
-  if (isinf(f)) return snprintf(buf, cap, f < 0 ? "-inf" : "inf"), buf;
-  snprintf(buf, cap, "%.*g", DBL_DIG, f);
-  if (strtod(buf, NULL) != f) snprintf(buf, cap, "%.*g", DBL_DIG + 2, f);
-  return buf;
-}
-
 /* Range's scalars, by class: signed, unsigned or floating. */
 typedef struct range_args {
   TF_DataType dt;
@@ -2061,8 +2044,8 @@ static int range_read(const TF_Tensor* t, int k, range_args* a) {
 static const char* range_fmt(const range_args* a, int k, char* buf, size_t cap) {
   if (a->cls == 's') snprintf(buf, cap, "%lld", (long long)a->s[k]);
   else if (a->cls == 'u') snprintf(buf, cap, "%llu", (unsigned long long)a->u[k]);
-  else if (a->dt == TF_DOUBLE) fmt_double(a->f[k], buf, cap);
-  else fmt_float((float)a->f[k], buf, cap);
+  else if (a->dt == TF_DOUBLE) mt_fmt_double(a->f[k], buf, cap);
+  else mt_fmt_float((float)a->f[k], buf, cap);
   return buf;
 }
 
@@ -2298,7 +2281,7 @@ static void snapshot_kernel(mt_kernel_ctx* ctx) {
 }
 
 /* ======================================================================
- * IdentityN, CheckNumerics, Assert
+ * IdentityN, CheckNumerics (Assert is in logging_ops.c)
  * ====================================================================== */
 
 static void identity_n_shape(mt_shape_ctx* ctx) {
@@ -2334,152 +2317,6 @@ static void check_numerics_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   mt_ctx_set_shared(ctx, 0, x);
-}
-
-/* A growable string for messages. */
-typedef struct strbuf {
-  char* s;
-  size_t len, cap;
-  int failed;
-} strbuf;
-
-static void sb_add(strbuf* b, const char* s, size_t n) {
-  if (b->failed) return;
-  if (b->len + n + 1 > b->cap) {
-    size_t cap = b->cap ? b->cap * 2 : 256;
-    while (cap < b->len + n + 1) cap *= 2;
-    char* p = realloc(b->s, cap);
-    if (!p) {
-      b->failed = 1;
-      return;
-    }
-    b->s = p;
-    b->cap = cap;
-  }
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = '\0';
-}
-
-static void sb_str(strbuf* b, const char* s) { sb_add(b, s, strlen(s)); }
-
-/* absl::CEscape of a string element. */
-static void sb_cescape(strbuf* b, const char* s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    const unsigned char c = (unsigned char)s[i];
-    char e[8];
-    switch (c) {
-      case '\n': sb_str(b, "\\n"); break;
-      case '\r': sb_str(b, "\\r"); break;
-      case '\t': sb_str(b, "\\t"); break;
-      case '\"': sb_str(b, "\\\""); break;
-      case '\'': sb_str(b, "\\'"); break;
-      case '\\': sb_str(b, "\\\\"); break;
-      default:
-        if (c < 0x20 || c >= 0x7f) {
-          snprintf(e, sizeof e, "\\%03o", c);
-          sb_str(b, e);
-        } else {
-          sb_add(b, (const char*)&c, 1);
-        }
-    }
-  }
-}
-
-/* One element as Tensor::SummarizeValue prints it. */
-static void sb_elem(strbuf* b, const TF_Tensor* t, int64_t i) {
-  const void* p = mt_tensor_data(t);
-  char buf[64];
-  switch (t->dtype) {
-    case TF_FLOAT: fmt_float(((const float*)p)[i], buf, sizeof buf); break;
-    case TF_HALF: fmt_float(mt_half_to_float(((const mt_half*)p)[i]), buf, sizeof buf); break;
-    case TF_BFLOAT16:
-      fmt_float(mt_bfloat16_to_float(((const mt_bfloat16*)p)[i]), buf, sizeof buf);
-      break;
-    case TF_DOUBLE: fmt_double(((const double*)p)[i], buf, sizeof buf); break;
-    case TF_INT8: snprintf(buf, sizeof buf, "%d", ((const int8_t*)p)[i]); break;
-    case TF_INT16: snprintf(buf, sizeof buf, "%d", ((const int16_t*)p)[i]); break;
-    case TF_INT32: snprintf(buf, sizeof buf, "%d", ((const int32_t*)p)[i]); break;
-    case TF_INT64: snprintf(buf, sizeof buf, "%lld", (long long)((const int64_t*)p)[i]); break;
-    case TF_UINT8: snprintf(buf, sizeof buf, "%u", ((const uint8_t*)p)[i]); break;
-    case TF_UINT16: snprintf(buf, sizeof buf, "%u", ((const uint16_t*)p)[i]); break;
-    case TF_UINT32: snprintf(buf, sizeof buf, "%u", ((const uint32_t*)p)[i]); break;
-    case TF_UINT64:
-      snprintf(buf, sizeof buf, "%llu", (unsigned long long)((const uint64_t*)p)[i]);
-      break;
-    case TF_BOOL: snprintf(buf, sizeof buf, "%d", ((const uint8_t*)p)[i] ? 1 : 0); break;
-    case TF_STRING: {
-      const TF_TString* s = (const TF_TString*)p + i;
-      sb_cescape(b, TF_StringGetDataPointer(s), TF_StringGetSize(s));
-      return;
-    }
-    default: snprintf(buf, sizeof buf, "?"); break;
-  }
-  sb_str(b, buf);
-}
-
-/* TensorFlow's PrintOneDim: nested brackets, at most `limit` elements. */
-static void sb_dim(strbuf* b, const TF_Tensor* t, int d, int64_t limit, int64_t* at) {
-  if (*at >= limit) return;
-  const int64_t count = t->dims[d];
-  if (d == t->ndims - 1) {
-    for (int64_t i = 0; i < count; i++) {
-      if (*at >= limit) {
-        if (d != 0) sb_str(b, "...");
-        return;
-      }
-      if (i > 0) sb_str(b, " ");
-      sb_elem(b, t, (*at)++);
-    }
-    return;
-  }
-  for (int64_t i = 0; i < count; i++) {
-    int open = 0;
-    if (*at < limit) {
-      sb_str(b, "[");
-      open = 1;
-    }
-    sb_dim(b, t, d + 1, limit, at);
-    if (*at < limit || open) sb_str(b, "]");
-  }
-}
-
-/* Tensor::SummarizeValue(summarize) (the non-v2 form Assert prints). */
-static void sb_summarize(strbuf* b, const TF_Tensor* t, int64_t summarize) {
-  const int64_t n = mt_tensor_nelems(t);
-  const int64_t limit = summarize < 0 || summarize > n ? n : summarize;
-  if (t->ndims == 0) {
-    for (int64_t i = 0; i < limit; i++) {
-      if (i > 0) sb_str(b, " ");
-      sb_elem(b, t, i);
-    }
-  } else {
-    int64_t at = 0;
-    sb_dim(b, t, 0, limit, &at);
-  }
-  if (n > limit) sb_str(b, "...");
-}
-
-static void assert_kernel(mt_kernel_ctx* ctx) {
-  const TF_Tensor* c = ctx->inputs[0];
-  if (c->ndims != 0) {
-    char buf[256];
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "In[0] should be a scalar: %s",
-                   mt_dims_str(c->dims, c->ndims, buf, sizeof buf));
-    return;
-  }
-  if (*(const uint8_t*)mt_tensor_data(c)) return;
-  const int64_t summarize = mt_op_attr_int(ctx->op, "summarize", 3);
-  strbuf b = {0};
-  sb_str(&b, "assertion failed: ");
-  for (int k = 1; k < ctx->ninputs; k++) {
-    sb_str(&b, "[");
-    sb_summarize(&b, ctx->inputs[k], summarize);
-    sb_str(&b, "]");
-    if (k < ctx->ninputs - 1) sb_str(&b, " ");
-  }
-  mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s", b.failed ? "assertion failed" : b.s);
-  free(b.s);
 }
 
 /* ======================================================================
@@ -2725,9 +2562,6 @@ static const mt_op_spec array_specs[] = {
     {.name = "CheckNumerics", .inputs = "tensor: T", .outputs = "output: T",
      .attrs = "T: {bfloat16, half, float, double}; message: string",
      .shape = mt_unchanged_shape, .kernel = check_numerics_kernel, .flags = MT_OP_STATEFUL},
-    {.name = "Assert", .inputs = "condition: bool, data: T",
-     .attrs = "T: list(type) >= 1; summarize: int = 3", .kernel = assert_kernel,
-     .flags = MT_OP_STATEFUL},
     {.name = "Reshape", .inputs = "tensor: T, shape: Tshape", .outputs = "output: T",
      .attrs = "T: type; Tshape: " INDEX_T, .shape = reshape_shape, .kernel = reshape_kernel},
     {.name = "ExpandDims", .inputs = "input: T, dim: Tdim", .outputs = "output: T",

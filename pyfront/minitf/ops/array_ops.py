@@ -623,20 +623,6 @@ def check_numerics(tensor, message, name=None):
     return _op("CheckNumerics", tensor=tensor, message=message, name=name)
 
 
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TensorFlow's name)
-    """Fails with InvalidArgumentError "assertion failed: [...] [...]" at run time when
-    the scalar bool `condition` is False, printing up to `summarize` (default 3)
-    entries of each tensor in `data` (tf.debugging.Assert; op Assert).
-
-    Returns the Assert Operation (use it as a control dependency).
-    """
-    with ops.name_scope(name, "Assert", [condition, data]) as name:
-        data = [ops.convert_to_tensor(x, name="data_%d" % i) for i, x in enumerate(data)]
-        condition = ops.convert_to_tensor(condition, name="Condition")
-        kw = {} if summarize is None else {"summarize": summarize}
-        return apply_op("Assert", condition=condition, data=data, name="Assert", **kw)
-
-
 def unique(x, out_idx=dtypes.int32, name=None):
     """The distinct values of 1-D `x` in first-occurrence order, and for each element
     of x its index in them (tf.unique; op Unique). Returns (y, idx)."""

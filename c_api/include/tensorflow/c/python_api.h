@@ -64,6 +64,25 @@ TF_CAPI_EXPORT extern int MT_AddOpGradient(TF_Graph* graph, TF_Operation* op,
  * 2 when it is registered as not differentiable. Thread-safe. */
 TF_CAPI_EXPORT extern int MT_GradientRegistered(const char* op_type);
 
+/* Python callables as graph nodes (PyFunc, PyFuncStateless, EagerPyFunc):
+ * the runtime calls `fn(arg, token, is_eager, inputs, ninputs, outputs,
+ * noutputs, status)` for each run of such a node, from executor threads
+ * (without the GIL; the callback takes it). `inputs`: new tensors the
+ * callback owns and deletes (even on error); `outputs`: the callback
+ * stores `noutputs` new tensors (owned by the runtime) or sets `status`.
+ * The runtime checks the outputs' dtypes against the node's Tout
+ * (TF_INVALID_ARGUMENT "0-th value returned by pyfunc_0 is int64, but
+ * expects float"). Without a callback such nodes fail with
+ * TF_INVALID_ARGUMENT. */
+typedef void (*MT_PyFuncCallback)(void* arg, const char* token, int is_eager,
+                                  TF_Tensor** inputs, int ninputs, TF_Tensor** outputs,
+                                  int noutputs, TF_Status* status);
+
+/* Installs the callback (NULL removes it); `arg` is passed back to it.
+ * Process-wide, thread-safe. The session helper (c_api/python/) installs
+ * one that calls minitf's FuncRegistry. */
+TF_CAPI_EXPORT extern void MT_SetPyFuncCallback(MT_PyFuncCallback fn, void* arg);
+
 #ifdef __cplusplus
 }
 #endif
