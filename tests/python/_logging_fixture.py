@@ -24,7 +24,8 @@ def run_message(e):
     if "Node: '" in m:
         m = m[m.index("Node: '"):]
         m = m[m.index("\n") + 1:]
-    return re.sub(r"\n\t \[\[\{\{node [^}]*\}\}\]\]$", "", m)
+    # the node lines (one per enclosing function call in minitf; TF inlines the If)
+    return re.sub(r"(\n\t \[\[\{\{node [^}]*\}\}\]\])+$", "", m)
 
 
 def tokens(s):

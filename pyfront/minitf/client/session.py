@@ -209,11 +209,13 @@ def _graph_execution_error(e, graph):
     .node_def are set."""
     message = e.message
     op = None
-    m = _NODE_RE.search(message)
-    if m is not None:
+    # An error inside a function names the inner nodes first and the calling
+    # node of `graph` last: the outermost node of this graph is the one shown.
+    for m in reversed(list(_NODE_RE.finditer(message))):
         name = next(g for g in m.groups() if g)
         try:
             op = graph.get_operation_by_name(name)
+            break
         except (KeyError, ValueError, TypeError):
             op = None
     head = "Graph execution error:\n\n"

@@ -22,19 +22,15 @@ def _lookup(new_name, new_value, old_name, old_value):
 
 
 def _reduction_dims(x, axis):
-    """`axis` as given, or all of x's axes: a constant when x's rank is known, else
-    Range(0, Rank(x)) (TensorFlow's _ReductionDims)."""
+    """`axis` as given, or all of x's axes: a constant when x's rank is known and not 0,
+    else range(0, rank(x)) (TensorFlow's _ReductionDims, same nodes and names)."""
     if axis is not None:
         return axis
     rank = x.shape.rank
-    if rank is not None:
+    if rank:  # as TensorFlow: a scalar, like an unknown rank, takes the Range path
         return constant_op.constant(np.arange(rank, dtype=np.int32))
-    registered = get_registered_ops()
-    if "Rank" not in registered or "Range" not in registered:
-        raise ValueError("Reducing over all axes of %s needs its rank: it is unknown and this "
-                         "minitf build has no Rank/Range ops" % x.name)
-    return _op("Range", start=constant_op.constant(0), limit=_op("Rank", input=x),
-               delta=constant_op.constant(1))
+    from minitf.ops import array_ops
+    return array_ops.range(0, array_ops.rank(x))
 
 
 def _reduce(op_type, input_tensor, axis, keepdims, name, reduction_indices, keep_dims,
