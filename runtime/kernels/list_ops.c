@@ -476,7 +476,14 @@ static void tensor_list_scatter_v2_kernel(mt_kernel_ctx* ctx) {
   if (!idx) return;
   const int64_t max = scatter_check(ctx, t, ctx->inputs[1], idx);
   if (max > -2 && check_row_shape(ctx, &es, t)) {
-    const int64_t n = num > max + 1 ? num : max + 1;
+    const int64_t n = num == -1 ? max + 1 : num;
+    if (max >= n) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "TensorListScatter: Trying to scatter at index %lld in list with size %lld",
+                     (long long)max, (long long)n);
+      free(idx);
+      return;
+    }
     mt_tlist* l = tlist_new(t->dtype, &es, -1, n, ctx->status);
     if (l) scatter_rows(ctx, l, t, idx);
     if (l && !mt_ok(ctx->status)) tlist_destroy(&l->base);
@@ -499,21 +506,21 @@ static void tensor_list_split_kernel(mt_kernel_ctx* ctx) {
   }
   const int64_t n = mt_tensor_nelems(lens);
   const int64_t* len = mt_tensor_data(lens);
-  int64_t sum = 0;
-  for (int64_t i = 0; i < n; i++) {
-    if (len[i] < 0) {
-      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Invalid value in lengths: %lld",
-                     (long long)len[i]);
+  int64_t end = 0;
+  for (int64_t i = 0; i < n; i++) { /* TensorFlow checks each piece as it slices */
+    const int64_t start = end;
+    end = start + len[i];
+    if (len[i] < 0 || end > t->dims[0]) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Attempting to slice [%lld, %lld] from tensor with length %lld",
+                     (long long)start, (long long)end, (long long)t->dims[0]);
       return;
     }
-    sum += len[i];
   }
-  if (sum != t->dims[0]) {
-    char buf[256];
+  if (end != t->dims[0]) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Expected sum of lengths to be equal to values.shape[0], but sum of lengths "
-                   "is %lld and value's shape is: %s",
-                   (long long)sum, mt_cu_dims_str(t, buf, sizeof buf));
+                   "Unused values in tensor. Length of tensor: %lld Values used: %lld",
+                   (long long)t->dims[0], (long long)end);
     return;
   }
   mt_tlist* l = tlist_new(t->dtype, &es, -1, n, ctx->status);

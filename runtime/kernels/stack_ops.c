@@ -118,7 +118,8 @@ static void stack_pop_v2_kernel(mt_kernel_ctx* ctx) {
   pthread_mutex_lock(&st->mu);
   if (check_open(ctx, st)) {
     if (st->n == 0)
-      mt_status_setf(ctx->status, TF_OUT_OF_RANGE, "Stack is empty.");
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Stack[%s] is empty when calling Pop().",
+                     st->name);
     else if (mt_op_attr_type(ctx->op, "elem_type", st->dtype) != st->dtype)
       mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Must have type %s but got %s",
                      mt_dtype_name(mt_op_attr_type(ctx->op, "elem_type", st->dtype)),
