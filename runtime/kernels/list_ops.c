@@ -620,6 +620,58 @@ static void tensor_list_resize_kernel(mt_kernel_ctx* ctx) {
   if (out) tlist_resize(out, n, ctx->status);
 }
 
+/* a + b for two set items of the same shape (AddN's kernel does the sum). */
+static TF_Tensor* add_items(mt_kernel_ctx* ctx, TF_Tensor* a, TF_Tensor* b) {
+  const mt_op_def* addn = mt_op_lookup("AddN");
+  TF_Tensor* in[2] = {a, b};
+  TF_Tensor* out[1] = {NULL};
+  const unsigned char fwd[2] = {0, 0};
+  mt_kernel_ctx sub = *ctx;
+  sub.ninputs = 2;
+  sub.inputs = in;
+  sub.forwardable = fwd;
+  sub.noutputs = 1;
+  sub.outputs = out;
+  if (addn && addn->kernel) addn->kernel(&sub);
+  return out[0];
+}
+
+void mt_tlist_add_n(mt_kernel_ctx* ctx) {
+  const mt_tlist* first = input_list(ctx, 0);
+  if (!first) return;
+  mt_tlist* sum = tlist_new(first->dtype, &first->eshape, first->max, first->n, ctx->status);
+  for (int64_t i = 0; sum && i < sum->n; i++)
+    sum->items[i] = first->items[i] ? mt_tensor_share(first->items[i]) : NULL;
+  for (int k = 1; sum && k < ctx->ninputs && mt_ok(ctx->status); k++) {
+    const mt_tlist* l = input_list(ctx, k);
+    if (!l) break;
+    if (l->dtype != sum->dtype || l->n != sum->n) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Trying to add two lists of tensors with different lengths. One is %lld "
+                     "and the other is %lld",
+                     (long long)sum->n, (long long)l->n);
+      break;
+    }
+    for (int64_t i = 0; i < l->n && mt_ok(ctx->status); i++) {
+      TF_Tensor* b = l->items[i];
+      if (!b) continue;
+      if (!sum->items[i]) {
+        sum->items[i] = mt_tensor_share(b);
+        continue;
+      }
+      TF_Tensor* s = add_items(ctx, sum->items[i], b);
+      if (!s) break;
+      mt_tensor_free(sum->items[i]);
+      sum->items[i] = s;
+    }
+  }
+  if (sum && !mt_ok(ctx->status)) {
+    tlist_destroy(&sum->base);
+    return;
+  }
+  set_list_output(ctx, 0, sum);
+}
+
 /* ---- shape functions ---- */
 
 static void scalar_out_shape(mt_shape_ctx* ctx) {

@@ -17,4 +17,10 @@ typedef struct mt_tlist {
 
 extern const char mt_tlist_type_name[];
 
+/* AddN over TensorList variants (how gradients of a list are summed):
+ * outputs[0] = the element-wise sum of the input lists, TensorFlow's
+ * TensorListBinaryAdd. Errors: TF_INVALID_ARGUMENT for lists of different
+ * lengths or dtypes. */
+void mt_tlist_add_n(mt_kernel_ctx* ctx);
+
 #endif

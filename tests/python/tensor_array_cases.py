@@ -76,7 +76,7 @@ def split_concat_grad(tf):
     with g.as_default():
         v = tf.constant([1.0, 2.0, 3.0, 4.0, 5.0])
         ta = tf.TensorArray(tf.float32, size=2, infer_shape=False).split(v, [2, 3])
-        c = ta.concat()
+        c = tf.reshape(ta.concat(), [5])  # a known rank keeps reduce_sum's axes a Const
         loss = tf.reduce_sum(c * tf.constant([1.0, 2.0, 3.0, 4.0, 5.0]))
         gv = tf.gradients(loss, v)[0]
         with tf.Session() as sess:
