@@ -678,12 +678,81 @@ static void scalar_out_shape(mt_shape_ctx* ctx) {
   for (int i = 0; i < ctx->noutputs; i++) ctx->out[i] = mt_shape_scalar();
 }
 
+/* ---- static element shapes ----
+ * TensorFlow's shape inference carries a list's element shape on its
+ * variant outputs ("handle data"), so that GetItem / Stack / PopBack of a
+ * list built from known shapes have static shapes even when their own
+ * element_shape input is -1. Here the same shape is recomputed from the
+ * ops that built the list. */
+
+/* A Const shape tensor's value as a partial shape (-1 scalar: unknown). */
+static int const_shape(TF_Output o, mt_shape* out, int depth);
+
+static int list_shape(TF_Output o, mt_shape* out, int depth);
+
+static const TF_Tensor* const_of(TF_Output o) {
+  if (!o.oper || strcmp(o.oper->op_type, "Const") != 0) return NULL;
+  const mt_attr_value* v = mt_op_attr(o.oper, "value");
+  return v && v->kind == MT_ATTR_TENSOR && !v->is_list ? v->v.tensor : NULL;
+}
+
+static int const_shape(TF_Output o, mt_shape* out, int depth) {
+  *out = mt_shape_unknown();
+  if (o.oper && strcmp(o.oper->op_type, "TensorListElementShape") == 0)
+    return list_shape(o.oper->inputs[0], out, depth + 1);
+  const TF_Tensor* t = const_of(o);
+  if (!t || (t->dtype != TF_INT32 && t->dtype != TF_INT64)) return 0;
+  TF_Status* s = TF_NewStatus();
+  const int ok = mt_cu_shape_from_tensor(t, out, s);
+  TF_DeleteStatus(s);
+  if (!ok) *out = mt_shape_unknown();
+  return ok;
+}
+
+static void merge_quiet(mt_shape* a, const mt_shape* b) {
+  if (mt_cu_compatible(a, b)) mt_shape_merge(a, b);
+}
+
+/* The element shape of the list `o` as far as its producers tell. */
+static int list_shape(TF_Output o, mt_shape* out, int depth) {
+  *out = mt_shape_unknown();
+  if (!o.oper || depth > 64) return 0;
+  const TF_Operation* op = o.oper;
+  const char* t = op->op_type;
+  if (!strcmp(t, "TensorListReserve") || !strcmp(t, "EmptyTensorList"))
+    return const_shape(op->inputs[0], out, depth);
+  if (!strcmp(t, "TensorListScatterV2") || !strcmp(t, "TensorListSplit") ||
+      !strcmp(t, "TensorListFromTensor")) {
+    const_shape(op->inputs[!strcmp(t, "TensorListScatterV2") ? 2 : 1], out, depth);
+    if (strcmp(t, "TensorListSplit") != 0) {
+      const mt_shape* x = &op->inputs[0].oper->output_shapes[op->inputs[0].index];
+      if (x->rank >= 1) {
+        mt_shape row = mt_shape_make(x->dims + 1, x->rank - 1);
+        merge_quiet(out, &row);
+      }
+    }
+    return 1;
+  }
+  if (!strcmp(t, "TensorListPushBack") || !strcmp(t, "TensorListSetItem")) {
+    list_shape(op->inputs[0], out, depth + 1);
+    const TF_Output item = op->inputs[!strcmp(t, "TensorListPushBack") ? 1 : 2];
+    merge_quiet(out, &item.oper->output_shapes[item.index]);
+    return 1;
+  }
+  if ((!strcmp(t, "TensorListPopBack") && o.index == 0) || !strcmp(t, "TensorListResize") ||
+      !strcmp(t, "TensorListScatterIntoExistingList") || !strcmp(t, "Identity"))
+    return list_shape(op->inputs[0], out, depth + 1);
+  return 0;
+}
+
 /* The element shape an element_shape input describes (unknown rank for a
- * scalar -1, as TensorFlow's MakeShapeFromShapeTensorTreatScalarAsUnknownShape). */
+ * scalar -1, as TensorFlow's MakeShapeFromShapeTensorTreatScalarAsUnknownShape),
+ * merged with what the list input (input 0) is known to hold. */
 static mt_shape es_input_shape(mt_shape_ctx* ctx, int idx) {
   mt_shape s = mt_shape_unknown();
-  if (ctx->in[idx].rank == 0) return s;
-  mt_shape_input_as_shape(ctx, idx, &s);
+  if (ctx->in[idx].rank != 0) mt_shape_input_as_shape(ctx, idx, &s);
+  mt_shape h;
+  if (ctx->in_types[0] == TF_VARIANT && list_shape(ctx->op->inputs[0], &h, 0)) merge_quiet(&s, &h);
   return s;
 }
 
@@ -723,7 +792,13 @@ static void concat_v2_shape(mt_shape_ctx* ctx) {
   ctx->out[1] = mt_shape_make(&d, 1);
 }
 
-static void element_shape_shape(mt_shape_ctx* ctx) { ctx->out[0] = mt_shape_unknown(); }
+/* A vector of the element rank when known, else of unknown length. */
+static void element_shape_shape(mt_shape_ctx* ctx) {
+  mt_shape h;
+  list_shape(ctx->op->inputs[0], &h, 0);
+  int64_t d = h.rank;
+  ctx->out[0] = mt_shape_make(&d, 1);
+}
 
 #define LIST_T "element_dtype: type; shape_type: {int32, int64}"
 
