@@ -37,6 +37,7 @@ static void handle_free(void* data, size_t len, void* arg) {
   mt_resource_handle* h = data;
   free(h->container);
   free(h->name);
+  mt_variant_unref(h->obj);
   free(h);
 }
 
@@ -55,6 +56,13 @@ TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_Da
   }
   TF_Tensor* t = mt_tensor_wrap(TF_RESOURCE, NULL, 0, h, sizeof(*h), handle_free, NULL, 0, s);
   if (!t) handle_free(h, 0, NULL);
+  return t;
+}
+
+TF_Tensor* mt_resource_tensor_obj(const char* container, const char* name, mt_variant* obj,
+                                  TF_Status* s) {
+  TF_Tensor* t = mt_resource_tensor_new(container, name, (TF_DataType)0, NULL, s);
+  if (t) ((mt_resource_handle*)t->buf->data)->obj = mt_variant_ref(obj);
   return t;
 }
 

@@ -16,6 +16,12 @@ typedef struct mt_resource_handle {
   char* name;        /* shared_name (or the node name when empty) */
   TF_DataType dtype; /* dtype of the variable */
   mt_shape shape;
+  /* A resource the handle itself keeps alive (a TensorArray, a Stack), or
+   * NULL for variables, which live in the session. TensorFlow keeps such
+   * per-step resources in the step's container; here each handle tensor
+   * holds a reference, so the resource goes when the last handle does
+   * (at the end of the step that made it, unless a handle is fetched). */
+  mt_variant* obj;
 } mt_resource_handle;
 
 typedef struct mt_var {
@@ -56,6 +62,10 @@ mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s);
 /* New scalar TF_RESOURCE tensor naming (container, name). */
 TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_DataType dtype,
                                   const mt_shape* shape, TF_Status* s);
+/* New scalar TF_RESOURCE tensor naming (container, name) that holds a new
+ * reference on `obj` (see mt_resource_handle.obj). */
+TF_Tensor* mt_resource_tensor_obj(const char* container, const char* name, mt_variant* obj,
+                                  TF_Status* s);
 /* The handle in a TF_RESOURCE tensor, or NULL + TF_INVALID_ARGUMENT. */
 const mt_resource_handle* mt_resource_get(const TF_Tensor* t, TF_Status* s);
 

@@ -100,9 +100,41 @@ static void free_strings(void* data, size_t len) {
   for (size_t i = 0; i < len / sizeof(TF_TString); i++) TF_StringDealloc(&s[i]);
 }
 
+static void free_variants(void* data, size_t len) {
+  mt_variant** v = data;
+  for (size_t i = 0; i < len / sizeof(mt_variant*); i++) mt_variant_unref(v[i]);
+}
+
+void mt_variant_init(mt_variant* v, const char* type_name, void (*destroy)(mt_variant*)) {
+  atomic_init(&v->refs, 1);
+  v->type_name = type_name;
+  v->destroy = destroy;
+}
+
+void mt_variant_unref(mt_variant* v) {
+  if (v && atomic_fetch_sub(&v->refs, 1) == 1) v->destroy(v);
+}
+
+mt_variant* mt_variant_get(const TF_Tensor* t) {
+  if (!t || t->dtype != TF_VARIANT || mt_tensor_nelems(t) != 1 || !t->buf || !t->buf->owns_variants)
+    return NULL;
+  return *(mt_variant**)t->buf->data;
+}
+
+TF_Tensor* mt_variant_tensor(mt_variant* v, TF_Status* s) {
+  TF_Tensor* t = mt_tensor_new(TF_VARIANT, NULL, 0, s);
+  if (!t) {
+    mt_variant_unref(v);
+    return NULL;
+  }
+  *(mt_variant**)t->buf->data = v;
+  return t;
+}
+
 static void buffer_unref(mt_buffer* b) {
   if (!b || atomic_fetch_sub(&b->refs, 1) != 1) return;
   if (b->owns_strings) free_strings(b->data, b->len);
+  if (b->owns_variants) free_variants(b->data, b->len);
   if (b->dealloc)
     b->dealloc(b->data, b->len, b->dealloc_arg);
   else
@@ -281,10 +313,11 @@ static TF_Tensor* alloc(TF_DataType dtype, const int64_t* dims, int ndims, int z
                    mt_dims_str(dims, ndims, buf, sizeof(buf)), mt_dtype_name(dtype));
     return NULL;
   }
-  if (zero || dtype == TF_STRING) memset(data, 0, len);
+  if (zero || dtype == TF_STRING || dtype == TF_VARIANT) memset(data, 0, len);
   TF_Tensor* t = mt_tensor_wrap(dtype, dims, ndims, data, len, aligned_free, NULL,
                                 dtype == TF_STRING, s);
   if (!t) free(data);
+  else t->buf->owns_variants = dtype == TF_VARIANT;
   return t;
 }
 
@@ -318,6 +351,11 @@ TF_Tensor* mt_tensor_copy(const TF_Tensor* t, TF_Status* s) {
     TF_TString* dst = mt_tensor_data(out);
     for (int64_t i = 0; i < mt_tensor_nelems(t); i++)
       TF_StringCopy(&dst[i], TF_StringGetDataPointer(&src[i]), TF_StringGetSize(&src[i]));
+  } else if (t->dtype == TF_VARIANT) {
+    mt_variant* const* src = mt_tensor_data(t);
+    mt_variant** dst = mt_tensor_data(out);
+    const int owned = t->buf->owns_variants;
+    for (int64_t i = 0; i < mt_tensor_nelems(t); i++) dst[i] = owned ? mt_variant_ref(src[i]) : NULL;
   } else if (out->buf->len) {
     memcpy(out->buf->data, t->buf->data, out->buf->len);
   }

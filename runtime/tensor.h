@@ -28,6 +28,9 @@ typedef struct mt_buffer {
   /* 1 when the runtime allocated this TF_STRING buffer and so must free the
    * TF_TString elements (user-provided buffers keep their strings). */
   int owns_strings;
+  /* 1 when the runtime allocated this TF_VARIANT buffer: each non-NULL
+   * element is an mt_variant* the buffer holds a reference on. */
+  int owns_variants;
 } mt_buffer;
 
 struct TF_Tensor {
@@ -75,6 +78,33 @@ const char* mt_dtype_name(TF_DataType dt);
 TF_DataType mt_dtype_from_name(const char* name);
 int mt_dtype_valid(TF_DataType dt);
 
+
+/* A TF_VARIANT element: a refcounted object (TensorFlow's Variant holds a
+ * TensorList, ...). Tensors allocated by the runtime start with NULL
+ * elements; storing a pointer into one hands it a reference, which the
+ * buffer drops when freed (mt_tensor_copy takes one more per element).
+ * Objects are immutable once shared: a kernel changes one in place only
+ * when it holds the only reference (refs == 1), as TensorFlow forwards a
+ * TensorList whose RefCountIsOne. */
+typedef struct mt_variant {
+  atomic_int refs;
+  const char* type_name; /* "tensorflow::TensorList", for error messages */
+  void (*destroy)(struct mt_variant* v);
+} mt_variant;
+
+/* Starts v with one reference. */
+void mt_variant_init(mt_variant* v, const char* type_name, void (*destroy)(mt_variant*));
+static inline mt_variant* mt_variant_ref(mt_variant* v) {
+  if (v) atomic_fetch_add(&v->refs, 1);
+  return v;
+}
+/* Drops one reference (NULL ok); destroys v at zero. */
+void mt_variant_unref(mt_variant* v);
+/* The element of a scalar TF_VARIANT tensor (borrowed), or NULL. */
+mt_variant* mt_variant_get(const TF_Tensor* t);
+/* A new scalar TF_VARIANT tensor holding v; takes over the caller's
+ * reference (unrefs it on failure). NULL + status on OOM. */
+TF_Tensor* mt_variant_tensor(mt_variant* v, TF_Status* s);
 
 /* Wraps caller memory (no copy); `dealloc(data, len, arg)` runs when the last
  * reference goes (NULL = free). owns_strings: free TF_TString elements too. */

@@ -284,6 +284,14 @@ PyObject* MT_TensorToNdarray(TF_Tensor* t) {
   if (dt == TF_STRING) return string_array(t);
   int nt = npy_type_of(dt);
   int nd = TF_NumDims(t);
+  if (dt == TF_VARIANT) { /* a TensorList: TensorFlow's session refuses it so */
+    TF_DeleteTensor(t);
+    TF_Status* st = TF_NewStatus();
+    TF_SetStatus(st, TF_INTERNAL, "Tensorflow type 21 not convertible to numpy dtype.");
+    MT_RaiseStatus(st);
+    TF_DeleteStatus(st);
+    return NULL;
+  }
   if ((nt < 0 && dt != TF_BFLOAT16) || nd > MT_MAX_DIMS) {
     TF_DeleteTensor(t);
     return PyErr_Format(PyExc_TypeError, "cannot fetch a tensor of TF dtype %d and rank %d",

@@ -152,3 +152,8 @@ def enable_eager_execution(*args, **kwargs):
 
 def executing_eagerly():
     return False
+
+# --- control flow containers (TensorArray) ---
+from minitf.ops.control_flow_util import (  # noqa: F401,E402
+    control_flow_v2_enabled, disable_control_flow_v2, enable_control_flow_v2)
+from minitf.ops.tensor_array_ops import TensorArray  # noqa: F401,E402

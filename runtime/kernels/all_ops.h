@@ -27,6 +27,9 @@
   X(functional)   /* PartitionedCall, If, While, Case: calls of library functions */ \
   X(sparse)       /* SparseToDense, SparseReorder, ... */                          \
   X(data_flow)    /* DynamicStitch */                                              \
+  X(list)         /* TensorList ops (DT_VARIANT lists) */                          \
+  X(tensor_array) /* TensorArrayV3 family (per-step resources) */                  \
+  X(stack)        /* StackV2 family */                                             \
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
   X(gradient)     /* BroadcastGradientArgs */                                 \
   X(training)     /* ResourceApply<Optimizer> */                             \

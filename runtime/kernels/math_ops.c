@@ -12,6 +12,7 @@
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/list_ops.h"
 
 /* ---- elementwise binary: arithmetic ---- */
 
@@ -543,6 +544,10 @@ static void addn_task_run(int64_t begin, int64_t end, void* arg) {
 
 static void addn_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* x = ctx->inputs[0];
+  if (x->dtype == TF_VARIANT) { /* gradients of TensorLists */
+    mt_tlist_add_n(ctx);
+    return;
+  }
   addn_fn fn = (unsigned)x->dtype < MT_NUM_DTYPES ? addn_fns[x->dtype] : NULL;
   if (!fn) {
     mt_kernel_unsupported(ctx, "T", x->dtype);

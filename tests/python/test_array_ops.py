@@ -156,6 +156,8 @@ def test_wrappers_match_tensorflow(capsys):
     for line in _run_tool("array_wrappers.py", capsys).splitlines():
         parts = line.split()
         key, typ, name = parts[0], parts[1], parts[2]
+        if key == "assert":
+            continue  # guarded asserts (AssertGuard) are compared node by node in test_asserts.py
         rest = line.split(name, 1)[1].strip()
         if rest.startswith("None"):
             shape, dtype = None, None

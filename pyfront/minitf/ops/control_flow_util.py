@@ -24,3 +24,6 @@ def control_flow_v2_enabled():
 def enable_control_flow_v2_for(graph):
     """TF's EnableControlFlowV2(graph): v2 when enabled, and always inside a function."""
     return _v2 or graph.building_function
+
+
+EnableControlFlowV2 = enable_control_flow_v2_for  # TensorFlow's name (tensor_array_ops uses it)
