@@ -59,10 +59,12 @@ static TF_DataType attr_type(mt_grad_ctx* g, const char* name) {
   return mt_op_attr_type(g->op, name, TF_FLOAT);
 }
 
-static void read_grad(mt_grad_ctx* g) {
+/* Read and Gather (one index or a vector of them, input 1): the gradient
+ * writes dy into the gradient array at the same indices with `op_type`. */
+static void put_back(mt_grad_ctx* g, const char* op_type, const char* name) {
   TF_Output gh, gf;
   grad_array(g, mt_g_x(g, 0), mt_g_x(g, 2), g->dy[0], &gh, &gf);
-  mt_gnode w = mt_g_begin(g, "TensorArrayWriteV3", "TensorArrayWrite/TensorArrayWriteV3");
+  mt_gnode w = mt_g_begin(g, op_type, name);
   mt_g_in(&w, gh);
   mt_g_in(&w, mt_g_x(g, 1));
   mt_g_in(&w, g->dy[0]);
@@ -70,10 +72,12 @@ static void read_grad(mt_grad_ctx* g) {
   g->dx[2] = mt_g_end0(&w);
 }
 
-static void write_grad(mt_grad_ctx* g) {
+/* Write and Scatter: the gradient of the value reads the gradient array at
+ * the same indices with `op_type`; the flow's gradient is the barrier. */
+static void take_back(mt_grad_ctx* g, const char* op_type) {
   TF_Output barrier = write_barrier(g, g->dy[0]), gh, gf;
   grad_array(g, mt_g_x(g, 0), barrier, g->dy[0], &gh, &gf);
-  mt_gnode r = mt_g_begin(g, "TensorArrayReadV3", NULL);
+  mt_gnode r = mt_g_begin(g, op_type, NULL);
   mt_g_in(&r, gh);
   mt_g_in(&r, mt_g_x(g, 1));
   mt_g_in(&r, gf);
@@ -82,28 +86,14 @@ static void write_grad(mt_grad_ctx* g) {
   g->dx[3] = barrier;
 }
 
+static void read_grad(mt_grad_ctx* g) {
+  put_back(g, "TensorArrayWriteV3", "TensorArrayWrite/TensorArrayWriteV3");
+}
 static void gather_grad(mt_grad_ctx* g) {
-  TF_Output gh, gf;
-  grad_array(g, mt_g_x(g, 0), mt_g_x(g, 2), g->dy[0], &gh, &gf);
-  mt_gnode s = mt_g_begin(g, "TensorArrayScatterV3", "TensorArrayScatter/TensorArrayScatterV3");
-  mt_g_in(&s, gh);
-  mt_g_in(&s, mt_g_x(g, 1));
-  mt_g_in(&s, g->dy[0]);
-  mt_g_in(&s, gf);
-  g->dx[2] = mt_g_end0(&s);
+  put_back(g, "TensorArrayScatterV3", "TensorArrayScatter/TensorArrayScatterV3");
 }
-
-static void scatter_grad(mt_grad_ctx* g) {
-  TF_Output barrier = write_barrier(g, g->dy[0]), gh, gf;
-  grad_array(g, mt_g_x(g, 0), barrier, g->dy[0], &gh, &gf);
-  mt_gnode r = mt_g_begin(g, "TensorArrayGatherV3", NULL);
-  mt_g_in(&r, gh);
-  mt_g_in(&r, mt_g_x(g, 1));
-  mt_g_in(&r, gf);
-  mt_g_attr_type(&r, "dtype", attr_type(g, "T"));
-  g->dx[2] = mt_g_end0(&r);
-  g->dx[3] = barrier;
-}
+static void write_grad(mt_grad_ctx* g) { take_back(g, "TensorArrayReadV3"); }
+static void scatter_grad(mt_grad_ctx* g) { take_back(g, "TensorArrayGatherV3"); }
 
 static void concat_grad(mt_grad_ctx* g) {
   TF_Output gh, gf;
