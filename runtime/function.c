@@ -467,21 +467,19 @@ static int resolve_ref(inst* in, const char* ref, TF_Output* out) {
   return ok;
 }
 
-/* 1 when every input of node k is an argument or a node already built. */
+/* 1 when every node input of node k is built (arguments always are): a
+ * name the body graph does not have yet is a node still to come, or none,
+ * which build_nodes reports when nothing more can be built. */
 static int inputs_ready(const inst* in, int k) {
   const mt_node_def* nd = &in->fn->nodes[k];
   for (int j = 0; j < nd->ninputs; j++) {
     const char* ref = nd->inputs[j][0] == '^' ? nd->inputs[j] + 1 : nd->inputs[j];
     size_t n = strcspn(ref, ":");
-    int built = 0, known = 0;
-    for (int i = 0; i < in->fn->nnodes && !known; i++) {
-      const char* name = in->fn->nodes[i].name;
-      if (strlen(name) == n && strncmp(name, ref, n) == 0) {
-        known = 1;
-        built = in->ops[i] != NULL;
-      }
-    }
-    if (known && !built) return 0;
+    if (!ref[n] && nd->inputs[j][0] != '^') continue; /* an argument */
+    char* node = mt_strndup(ref, n);
+    int built = node && mt_graph_find(in->body, node) != NULL;
+    free(node);
+    if (!built) return 0;
   }
   return 1;
 }
@@ -656,11 +654,14 @@ const mt_op_def* mt_function_signature(const TF_Operation* op, const char* name)
   return e ? &e->fn->sig : NULL;
 }
 
-void mt_function_call(const TF_Operation* op, const char* name, mt_session_state* st,
-                      int intra_threads, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
-                      int nrets, TF_Status* s) {
-  mt_fn_entry* e = ready_entry(op->graph, name, s);
-  if (!e) return;
+mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Status* s) {
+  return ready_entry(op->graph, name, s);
+}
+
+void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
+                     TF_Tensor* const* args, int nargs, TF_Tensor** rets, int nrets,
+                     TF_Status* s) {
+  const char* name = e->fn->name;
   if (nargs != e->nargs || nrets != e->nrets) {
     mt_status_setf(s, TF_INVALID_ARGUMENT,
                    "Function %s takes %d arguments and returns %d values; called with %d and %d",
@@ -677,4 +678,11 @@ void mt_function_call(const TF_Operation* op, const char* name, mt_session_state
   struct TF_SessionOptions opts = {0};
   opts.intra_op_threads = intra_threads;
   mt_plan_run(e->plan, st, args, rets, &opts, s);
+}
+
+void mt_function_call(const TF_Operation* op, const char* name, mt_session_state* st,
+                      int intra_threads, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
+                      int nrets, TF_Status* s) {
+  mt_fn_entry* e = ready_entry(op->graph, name, s);
+  if (e) mt_function_run(e, st, intra_threads, args, nargs, rets, nrets, s);
 }

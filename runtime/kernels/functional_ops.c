@@ -82,17 +82,20 @@ static void free_all(TF_Tensor** t, int n) {
 }
 
 /* One evaluation of the loop condition on `vars`: 1 true, 0 false, -1 error. */
-static int loop_cond(mt_kernel_ctx* ctx, const char* cond, TF_Tensor* const* vars, int n) {
+static int loop_cond(mt_kernel_ctx* ctx, mt_fn_entry* cond, TF_Tensor* const* vars, int n) {
   TF_Tensor* pred = NULL;
-  mt_function_call(ctx->op, cond, ctx->state, ctx->intra_threads, vars, n, &pred, 1, ctx->status);
+  mt_function_run(cond, ctx->state, ctx->intra_threads, vars, n, &pred, 1, ctx->status);
   int b = mt_ok(ctx->status) ? to_bool(pred) : -1;
   mt_tensor_free(pred);
   return b;
 }
 
+/* cond and body are looked up once; each iteration is two calls. */
 static void while_kernel(mt_kernel_ctx* ctx) {
-  const char* cond = func_attr(ctx->op, "cond");
-  const char* body = func_attr(ctx->op, "body");
+  mt_fn_entry* cond = mt_function_ready(ctx->op, func_attr(ctx->op, "cond"), ctx->status);
+  mt_fn_entry* body = cond ? mt_function_ready(ctx->op, func_attr(ctx->op, "body"), ctx->status)
+                           : NULL;
+  if (!body) return;
   int n = ctx->ninputs;
   TF_Tensor** vars = mt_calloc((size_t)n + 1, sizeof(TF_Tensor*), ctx->status);
   TF_Tensor** next = mt_calloc((size_t)n + 1, sizeof(TF_Tensor*), ctx->status);
@@ -100,8 +103,7 @@ static void while_kernel(mt_kernel_ctx* ctx) {
   for (int k = 0; k < n; k++) vars[k] = mt_tensor_share(ctx->inputs[k]);
   int go;
   while ((go = loop_cond(ctx, cond, vars, n)) == 1) {
-    mt_function_call(ctx->op, body, ctx->state, ctx->intra_threads, vars, n, next, n,
-                     ctx->status);
+    mt_function_run(body, ctx->state, ctx->intra_threads, vars, n, next, n, ctx->status);
     if (!mt_ok(ctx->status)) break;
     free_all(vars, n);
     memcpy(vars, next, sizeof(TF_Tensor*) * (size_t)n);
