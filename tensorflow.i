@@ -341,6 +341,9 @@ MT_LIST_TYPEMAP(TF_DataType, , PyLong_AsLong)
 %include "tensorflow/c/c_api.h"
 %ignore MT_AddOpGradient; /* through MT_OpGradient */
 %ignore MT_SetPyFuncCallback; /* through MT_RegisterPyFuncTrampoline */
+%ignore MT_AddWhileInputs; /* through MT_AddWhileInputsPy */
+%ignore MT_FunctionArity; /* through MT_FunctionBodyToGraph */
+%ignore MT_FunctionToGraph;
 %include "tensorflow/c/python_api.h"
 
 /* ---------------------------------------------------------------------- */
@@ -530,6 +533,45 @@ done:
   return fn;
 }
 
+/* MT_AddWhileInputs with a list of (operation, index) tuples. */
+void MT_AddWhileInputsPy(TF_Graph* graph, TF_Operation* op, PyObject* inputs,
+                         TF_Status* status) {
+  TF_Output* ins = NULL;
+  int n = 0;
+  if (mt_outputs_from_py(inputs, &ins, &n) == 0) MT_AddWhileInputs(graph, op, ins, n, status);
+  free(ins);
+}
+
+/* MT_FunctionToGraph: ([argument placeholders], [results]) as lists of
+ * (operation, index) tuples; NotFoundError when lib has no such function. */
+PyObject* MT_FunctionBodyToGraph(TF_Graph* lib, const char* name, TF_Graph* dst,
+                                 TF_Status* status) {
+  int nargs = 0, nrets = 0;
+  if (!MT_FunctionArity(lib, name, &nargs, &nrets)) {
+    TF_SetStatus(status, TF_NOT_FOUND, "Function is not defined.");
+    return NULL;
+  }
+  TF_Output* args = (TF_Output*)calloc((size_t)nargs + 1, sizeof(TF_Output));
+  TF_Output* rets = (TF_Output*)calloc((size_t)nrets + 1, sizeof(TF_Output));
+  PyObject* result = NULL;
+  if (!args || !rets) {
+    PyErr_NoMemory();
+  } else {
+    MT_FunctionToGraph(lib, name, dst, args, nargs, rets, nrets, status);
+    if (TF_GetCode(status) == TF_OK) {
+      PyObject* a = PyList_New(nargs);
+      PyObject* r = PyList_New(nrets);
+      for (int i = 0; a && i < nargs; i++) PyList_SET_ITEM(a, i, MT_OutputToPy(args[i].oper, args[i].index));
+      for (int i = 0; r && i < nrets; i++) PyList_SET_ITEM(r, i, MT_OutputToPy(rets[i].oper, rets[i].index));
+      if (a && r) result = Py_BuildValue("(NN)", a, r);
+      else { Py_XDECREF(a); Py_XDECREF(r); }
+    }
+  }
+  free(args);
+  free(rets);
+  return result;
+}
+
 /* The functions of g's library: a list of new TF_Function pointers the
  * caller deletes with TF_DeleteFunction. */
 PyObject* MT_GraphGetFunctions(TF_Graph* graph, TF_Status* status) {
@@ -540,6 +582,21 @@ PyObject* MT_GraphGetFunctions(TF_Graph* graph, TF_Status* status) {
   PyObject* list = PyList_New(n);
   for (int i = 0; list && i < n; i++)
     PyList_SET_ITEM(list, i, SWIG_NewPointerObj(fns[i], SWIGTYPE_p_TF_Function, 0));
+  free(fns);
+  return list;
+}
+
+/* The names of the functions of g's own library (a list of str). */
+PyObject* MT_GraphFunctionNames(TF_Graph* graph, TF_Status* status) {
+  int n = TF_GraphNumFunctions(graph);
+  TF_Function** fns = (TF_Function**)calloc((size_t)n + 1, sizeof(TF_Function*));
+  if (!fns) return PyErr_NoMemory();
+  n = TF_GraphGetFunctions(graph, fns, n, status);
+  PyObject* list = PyList_New(n);
+  for (int i = 0; i < n; i++) {
+    if (list) PyList_SET_ITEM(list, i, PyUnicode_FromString(TF_FunctionName(fns[i])));
+    TF_DeleteFunction(fns[i]);
+  }
   free(fns);
   return list;
 }

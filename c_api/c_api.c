@@ -172,6 +172,17 @@ int TF_GraphGetTensorNumDims(TF_Graph* g, TF_Output o, TF_Status* s) {
   return sh->rank;
 }
 
+void TF_UpdateEdge(TF_Graph* g, TF_Output new_src, TF_Input dst, TF_Status* s) {
+  TF_SetStatus(s, TF_OK, "");
+  if (!g || !new_src.oper || !dst.oper || new_src.oper->graph != g || dst.oper->graph != g ||
+      dst.index < 0 || dst.index >= dst.oper->ninputs || new_src.index < 0 ||
+      new_src.index >= new_src.oper->noutputs) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "TF_UpdateEdge: invalid edge");
+    return;
+  }
+  mt_graph_update_input(g, dst.oper, dst.index, new_src, s);
+}
+
 void TF_GraphGetTensorShape(TF_Graph* g, TF_Output o, int64_t* dims, int num_dims, TF_Status* s) {
   mt_shape* sh;
   if (!get_static_shape(g, o, &sh, s)) return;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "runtime/attr.h"
+#include "runtime/function.h"
 #include "runtime/graphdef.h"
 #include "runtime/graph.h"
 #include "runtime/proto.h"
@@ -64,6 +65,7 @@ void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name, const 
   }
   pthread_mutex_lock(&graph->mu);
   int ok = mt_attrs_set(&op->attrs, &op->nattrs, attr_name, &v);
+  if (ok) graph->mutations++; /* kernels read attrs when a plan is built */
   pthread_mutex_unlock(&graph->mu);
   if (!ok) {
     mt_attr_value_clear(&v);
@@ -105,3 +107,40 @@ void MT_SetAttrTensorShared(TF_OperationDescription* desc, const char* attr_name
 }
 
 void MT_SetPyFuncCallback(MT_PyFuncCallback fn, void* arg) { mt_set_py_func_callback(fn, arg); }
+
+void MT_AddWhileInputs(TF_Graph* graph, TF_Operation* op, const TF_Output* inputs, int ninputs,
+                       TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  if (!op || op->graph != graph || ninputs < 0 || (ninputs && !inputs)) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "MT_AddWhileInputs: invalid arguments");
+    return;
+  }
+  mt_graph_append_inputs(graph, op, inputs, ninputs, status);
+}
+
+void MT_RefreshOutputs(TF_Graph* graph, TF_Operation* op, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  if (!op || op->graph != graph) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "MT_RefreshOutputs: invalid arguments");
+    return;
+  }
+  mt_graph_refresh_outputs(graph, op, status);
+}
+
+int MT_FunctionArity(TF_Graph* lib, const char* name, int* nargs, int* nrets) {
+  mt_fn_entry* e = lib && name ? mt_graph_find_function(lib, name) : NULL;
+  if (!e) return 0;
+  *nargs = e->fn->sig.ninputs;
+  *nrets = e->fn->sig.noutputs;
+  return 1;
+}
+
+void MT_FunctionToGraph(TF_Graph* lib, const char* name, TF_Graph* dst, TF_Output* args,
+                        int nargs, TF_Output* rets, int nrets, TF_Status* status) {
+  TF_SetStatus(status, TF_OK, "");
+  if (!lib || !name || !dst || (nargs && !args) || (nrets && !rets)) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "MT_FunctionToGraph: invalid arguments");
+    return;
+  }
+  mt_function_build_into(lib, name, dst, args, nargs, rets, nrets, status);
+}

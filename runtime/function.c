@@ -599,6 +599,46 @@ done:
   return p;
 }
 
+int mt_function_build_into(TF_Graph* lib, const char* name, TF_Graph* dst, TF_Output* args,
+                           int nargs, TF_Output* rets, int nrets, TF_Status* s) {
+  mt_fn_entry* e = mt_graph_find_function(lib, name);
+  if (!e) {
+    mt_status_setf(s, TF_NOT_FOUND, "Function %s is not defined.", name);
+    return 0;
+  }
+  const mt_function* fn = e->fn;
+  if (nargs != fn->sig.ninputs || nrets != fn->sig.noutputs) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Function %s has %d arguments and %d results, not %d "
+                   "and %d", name, fn->sig.ninputs, fn->sig.noutputs, nargs, nrets);
+    return 0;
+  }
+  inst in = {dst, fn, calloc((size_t)fn->nnodes + 1, sizeof(TF_Operation*)), s};
+  if (!in.ops) {
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory building function %s", name);
+    return 0;
+  }
+  int ok = 1;
+  for (int k = 0; ok && k < nargs; k++) {
+    args[k].oper = add_arg(dst, &fn->sig.inputs[k], s);
+    args[k].index = 0;
+    ok = args[k].oper != NULL;
+  }
+  ok = ok && build_nodes(&in);
+  for (int k = 0; ok && k < nrets; k++) {
+    const char* ref = ret_value(fn, fn->sig.outputs[k].name);
+    if (!ref) {
+      mt_status_setf(s, TF_INVALID_ARGUMENT, "Function '%s' has no return value for output '%s'",
+                     name, fn->sig.outputs[k].name);
+      ok = 0;
+    } else {
+      ok = resolve_ref(&in, ref, &rets[k]);
+    }
+  }
+  free(in.ops);
+  if (!ok) mt_status_prefix(s, "Building function '%s' into a graph: ", name);
+  return ok;
+}
+
 static int instantiate(TF_Graph* root, mt_fn_entry* e, TF_Status* s) {
   inst in = {mt_graph_new(), e->fn, NULL, s};
   if (!in.body || !(in.ops = calloc((size_t)e->fn->nnodes + 1, sizeof(TF_Operation*)))) {

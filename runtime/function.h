@@ -111,6 +111,16 @@ mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Stat
 void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
                      TF_Tensor* const* args, int nargs, TF_Tensor** rets, int nrets,
                      TF_Status* s);
+/* Builds the body of function `name` of lib's library into graph `dst` (a
+ * frontend's FuncGraph, to differentiate or rewrite it): a Placeholder per
+ * argument named as the argument, then the body's nodes under their own
+ * names. args / rets (nargs, nrets: the signature's counts) receive the
+ * placeholders and the returned outputs. TF_NOT_FOUND when no such
+ * function, TF_INVALID_ARGUMENT for wrong counts, a name already used in
+ * dst or a malformed body; dst keeps what was built before an error. */
+int mt_function_build_into(TF_Graph* lib, const char* name, TF_Graph* dst, TF_Output* args,
+                           int nargs, TF_Output* rets, int nrets, TF_Status* s);
+
 /* The signature of function `name` in op's library (NULL if none). */
 const mt_op_def* mt_function_signature(const TF_Operation* op, const char* name);
 

@@ -913,6 +913,101 @@ int mt_graph_update_input(TF_Graph* g, TF_Operation* op, int idx, TF_Output src,
   return 1;
 }
 
+/* Grows an array of n items of `size` bytes to m, zeroing the new ones. */
+static int grow_zeroed(void** arr, size_t size, int n, int m) {
+  void* grown = realloc(*arr, size * (size_t)(m > 0 ? m : 1));
+  if (!grown) return 0;
+  memset((char*)grown + size * (size_t)n, 0, size * (size_t)(m - n));
+  *arr = grown;
+  return 1;
+}
+
+int mt_graph_append_inputs(TF_Graph* g, TF_Operation* op, const TF_Output* srcs, int n,
+                           TF_Status* s) {
+  const mt_op_def* def = op->def;
+  const mt_arg_def* last = def->ninputs ? &def->inputs[def->ninputs - 1] : NULL;
+  if (!last || !(last->type_list_attr || last->number_attr)) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Node '%s' (%s) has no list input to append to",
+                   op->name, op->op_type);
+    return 0;
+  }
+  pthread_mutex_lock(&g->mu);
+  int old = op->ninputs, total = old + n, ok = 1;
+  for (int k = 0; k < n && ok; k++) ok = srcs[k].oper && srcs[k].oper->graph == g;
+  if (!ok) {
+    pthread_mutex_unlock(&g->mu);
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Inputs appended to node '%s' must be of its graph",
+                   op->name);
+    return 0;
+  }
+  ok = grow_zeroed((void**)&op->inputs, sizeof(TF_Output), old, total) &&
+       grow_zeroed((void**)&op->input_types, sizeof(TF_DataType), old, total);
+  for (int k = 0; ok && k < n; k++) {
+    TF_Input in = {op, old + k};
+    ok = add_consumer(&srcs[k].oper->consumers[srcs[k].index], in);
+    if (!ok) break;
+    op->inputs[old + k] = srcs[k];
+    op->input_types[old + k] = base_type(srcs[k].oper->output_types[srcs[k].index]);
+    op->ninputs++;
+    op->input_arg_len[def->ninputs - 1]++;
+  }
+  g->mutations++;
+  pthread_mutex_unlock(&g->mu);
+  if (!ok) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM appending inputs to node '%s'", op->name);
+  return ok;
+}
+
+/* Shapes of outputs from `from` on by op's own shape function (an If's
+ * output_shapes); a failure leaves them unknown, which is always valid.
+ * The earlier outputs keep the shapes they had. graph->mu held. */
+static void infer_new_shapes(TF_Operation* op, int from) {
+  int n = op->noutputs;
+  mt_shape* saved = malloc(sizeof(mt_shape) * (size_t)(n > 0 ? n : 1));
+  TF_Status* tmp = TF_NewStatus();
+  if (saved && tmp) {
+    memcpy(saved, op->output_shapes, sizeof(mt_shape) * (size_t)n);
+    if (!infer_shapes(op, tmp))
+      for (int k = from; k < n; k++) saved[k] = mt_shape_unknown();
+    else
+      for (int k = from; k < n; k++) saved[k] = op->output_shapes[k];
+    memcpy(op->output_shapes, saved, sizeof(mt_shape) * (size_t)n);
+  }
+  free(saved);
+  TF_DeleteStatus(tmp);
+}
+
+int mt_graph_refresh_outputs(TF_Graph* g, TF_Operation* op, TF_Status* s) {
+  int old = op->noutputs, total = count_outputs(op->def, op->attrs, op->nattrs);
+  if (total < old) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Node '%s' would lose outputs (%d of %d): outputs "
+                   "can only be added", op->name, total, old);
+    return 0;
+  }
+  pthread_mutex_lock(&g->mu);
+  int ok = grow_zeroed((void**)&op->output_types, sizeof(TF_DataType), old, total) &&
+           grow_zeroed((void**)&op->output_shapes, sizeof(mt_shape), old, total) &&
+           grow_zeroed((void**)&op->consumers, sizeof(mt_consumers), old, total);
+  if (ok && op->folded)
+    ok = grow_zeroed((void**)&op->folded, sizeof(TF_Tensor*), old, total) &&
+         grow_zeroed((void**)&op->fold_state, 1, old, total);
+  if (ok) {
+    int at = 0;
+    for (int k = 0; k < op->def->noutputs; k++) {
+      int m = arg_types(&op->def->outputs[k], op->attrs, op->nattrs, op->output_types + at,
+                        total - at);
+      op->output_arg_len[k] = m;
+      at += m;
+    }
+    for (int k = old; k < total; k++) op->output_shapes[k] = mt_shape_unknown();
+    op->noutputs = total;
+    infer_new_shapes(op, old);
+  }
+  g->mutations++;
+  pthread_mutex_unlock(&g->mu);
+  if (!ok) mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM adding outputs to node '%s'", op->name);
+  return ok;
+}
+
 void mt_graph_truncate(TF_Graph* g, int n) {
   pthread_mutex_lock(&g->mu);
   while (g->nops > n) {

@@ -114,6 +114,22 @@ TF_Operation* mt_graph_finish(TF_OperationDescription* desc, TF_Status* s);
  * graph->mu. Shapes are not re-inferred. */
 int mt_graph_update_input(TF_Graph* g, TF_Operation* op, int idx, TF_Output src, TF_Status* s);
 
+/* Appends `srcs` to the last input arg of op, which must be a list
+ * (TensorFlow's AddWhileInputHack: a While gets its gradient accumulators
+ * this way); the list's type attr must already name their types.
+ * TF_INVALID_ARGUMENT when op has no list input or a source is of another
+ * graph. Takes graph->mu; bumps g->mutations. */
+int mt_graph_append_inputs(TF_Graph* g, TF_Operation* op, const TF_Output* srcs, int n,
+                           TF_Status* s);
+
+/* Re-derives op's outputs from its attrs after a type-list or number attr
+ * grew (an If or While given more results, TensorFlow's
+ * Operation._add_outputs). Existing outputs and their consumers stay; new
+ * ones get the shapes op's shape function gives (unknown if it fails).
+ * TF_INVALID_ARGUMENT when the attrs now give fewer outputs. Bumps
+ * g->mutations, so sessions build new plans. */
+int mt_graph_refresh_outputs(TF_Graph* g, TF_Operation* op, TF_Status* s);
+
 /* Removes every op with id >= n (import rollback). */
 void mt_graph_truncate(TF_Graph* g, int n);
 

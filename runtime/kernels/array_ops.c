@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/list_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/summarize.h"
@@ -1964,6 +1965,7 @@ static void fill_kernel(mt_kernel_ctx* ctx) {
 
 static void zeros_like_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* x = ctx->inputs[0];
+  if (x->dtype == TF_VARIANT && mt_tlist_zeros_like(ctx)) return; /* gradients of lists */
   ctx->outputs[0] = mt_tensor_zeros(x->dtype, x->dims, x->ndims, ctx->status);
 }
 

@@ -672,6 +672,23 @@ void mt_tlist_add_n(mt_kernel_ctx* ctx) {
   set_list_output(ctx, 0, sum);
 }
 
+int mt_tlist_zeros_like(mt_kernel_ctx* ctx) {
+  mt_variant* v = mt_variant_get(ctx->inputs[0]);
+  if (ctx->inputs[0]->ndims != 0 || !v || v->type_name != mt_tlist_type_name) return 0;
+  const mt_tlist* l = (const mt_tlist*)v;
+  mt_tlist* z = tlist_new(l->dtype, &l->eshape, l->max, l->n, ctx->status);
+  for (int64_t i = 0; z && i < l->n && mt_ok(ctx->status); i++) {
+    const TF_Tensor* t = l->items[i];
+    if (t) z->items[i] = mt_tensor_zeros(t->dtype, t->dims, t->ndims, ctx->status);
+  }
+  if (z && !mt_ok(ctx->status)) {
+    tlist_destroy(&z->base);
+    return 1;
+  }
+  set_list_output(ctx, 0, z);
+  return 1;
+}
+
 /* ---- shape functions ---- */
 
 static void scalar_out_shape(mt_shape_ctx* ctx) {

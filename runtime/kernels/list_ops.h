@@ -23,4 +23,9 @@ extern const char mt_tlist_type_name[];
  * lengths or dtypes. */
 void mt_tlist_add_n(mt_kernel_ctx* ctx);
 
+/* ZerosLike of a TensorList (TensorFlow's TensorListZerosLike): a list of
+ * the same length whose set items are zeros of their shapes (unset ones
+ * stay unset). Returns 0, doing nothing, when input 0 holds no list. */
+int mt_tlist_zeros_like(mt_kernel_ctx* ctx);
+
 #endif

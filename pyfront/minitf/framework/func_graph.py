@@ -11,7 +11,7 @@ functions it calls, to the outer graph's library.
 import itertools
 
 from minitf import pywrap_tensorflow_internal as c_api
-from minitf.framework import ops
+from minitf.framework import errors, ops
 
 _uid = itertools.count(1)
 
@@ -106,13 +106,19 @@ class FuncGraph(ops.Graph):
             inner.append(c)
         return super().control_dependencies(inner)
 
-    def to_function(self):
+    def to_function(self, name=None, opers=None, inputs=None, outputs=None):
         """Adds this graph to the outer graph's library as function `name`
-        (with every function it calls) and returns the name. InvalidArgumentError
-        from TF_GraphToFunction."""
+        (default self.name; with every function it calls) and returns the name.
+        `opers`, `inputs`, `outputs` (default: every op, self.inputs,
+        self.outputs) make a function of part of the graph: a gradient's
+        backward ops, reading the forward tensors it needs as arguments.
+        InvalidArgumentError from TF_GraphToFunction."""
+        name = name or self.name
+        inputs = self.inputs if inputs is None else inputs
+        outputs = self.outputs if outputs is None else outputs
         fn = c_api.MT_GraphToFunction(
-            self._c_graph, self.name, None, [t._as_tf_output() for t in self.inputs],
-            [t._as_tf_output() for t in self.outputs], None,
+            self._c_graph, name, None if opers is None else [op._c_op for op in opers],
+            [t._as_tf_output() for t in inputs], [t._as_tf_output() for t in outputs], None,
             [op._c_op for op in self.control_outputs], None, "")
         try:
             outer = self.outer_graph._c_graph
@@ -124,7 +130,7 @@ class FuncGraph(ops.Graph):
             c_api.TF_GraphCopyFunction(outer, fn, None)
         finally:
             c_api.TF_DeleteFunction(fn)
-        return self.name
+        return name
 
 
 def stateful_ops(graph):
@@ -133,3 +139,53 @@ def stateful_ops(graph):
     reg = op_def_library.get_registered_ops()
     return [op for op in graph.get_operations()
             if reg.get(op.type) is not None and reg[op.type].is_stateful]
+
+
+def function_to_graph(fn_name, outer_graph):
+    """The body of library function `fn_name` as a new FuncGraph (TensorFlow's
+    function_def_to_graph): inputs are Placeholders named as its arguments,
+    outputs its results. The function is looked up in outer_graph's library,
+    then in those of the graphs enclosing it (a function called inside
+    another one sits in the caller's library). ValueError when none has it."""
+    g = FuncGraph(fn_name, outer_graph, collections=outer_graph._collections)
+    lib = outer_graph
+    while lib is not None:
+        try:
+            args, rets = c_api.MT_FunctionBodyToGraph(lib._c_graph, fn_name, g._c_graph)
+            break
+        except errors.NotFoundError:
+            lib = getattr(lib, "outer_graph", None)
+    if lib is None:
+        raise ValueError("Function %s is not defined." % fn_name)
+    g.get_operations()  # wraps every op the runtime built, marking its name used
+    g.inputs = [g._op_from_c(o).outputs[i] for o, i in args]
+    g.outputs = [g._op_from_c(o).outputs[i] for o, i in rets]
+    return g
+
+
+def ops_needed_by(roots, candidates):
+    """The ops of `candidates` (a set) that `roots` depend on, through data
+    and control inputs."""
+    found, stack, seen = set(), list(roots), set()
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        if op in candidates:
+            found.add(op)
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return found
+
+
+def split_backward(graph, before, forward_roots):
+    """After a gradient was built into `graph`: (forward, backward) op lists.
+    `before` is the set of ops there before; an op added since is forward
+    when a forward op depends on it (inputs a nested loop's gradient gave
+    its forward While), else backward."""
+    added = [op for op in graph.get_operations() if op not in before]
+    extra = ops_needed_by(list(before) + list(forward_roots), set(added))
+    forward = [op for op in graph.get_operations() if op in before or op in extra]
+    backward = [op for op in added if op not in extra]
+    return forward, backward

@@ -236,6 +236,39 @@ class Operation:
         c_api.MT_SetAttr(self._graph._c_graph, self._c_op, attr_name,
                          attr_value.SerializeToString())
 
+    def _set_func_attr(self, attr_name, func_name):
+        """Points function-valued attr `attr_name` at library function `func_name`."""
+        self._set_attr(attr_name, attr_value_pb2.AttrValue(
+            func=attr_value_pb2.NameAttrList(name=func_name)))
+
+    def _set_type_list_attr(self, attr_name, types):
+        """Replaces a list(type) attr with `types` (DTypes or enum values)."""
+        enums = [dtypes.as_dtype(t).as_datatype_enum for t in types]
+        self._set_attr(attr_name, attr_value_pb2.AttrValue(
+            list=attr_value_pb2.AttrValue.ListValue(type=enums)))
+
+    def _set_shape_list_attr(self, attr_name, shapes):
+        """Replaces a list(shape) attr with `shapes` (TensorShapes)."""
+        protos = [tensor_shape.as_shape(s).as_proto() for s in shapes]
+        self._set_attr(attr_name, attr_value_pb2.AttrValue(
+            list=attr_value_pb2.AttrValue.ListValue(shape=protos)))
+
+    def _add_while_inputs(self, tensors):
+        """Appends `tensors` to this op's last (list) input: TensorFlow's
+        AddWhileInputHack. Set the list's type attr first."""
+        c_api.MT_AddWhileInputsPy(self._graph._c_graph, self._c_op,
+                                  [t._as_tf_output() for t in tensors])
+
+    def _refresh_outputs(self):
+        """Adds the outputs the op's attrs now give (after _set_type_list_attr
+        grew them): TensorFlow's Operation._add_outputs. Returns the new ones."""
+        c_api.MT_RefreshOutputs(self._graph._c_graph, self._c_op)
+        n = c_api.TF_OperationNumOutputs(self._c_op)
+        new = [SymbolicTensor(self, i, dtypes.as_dtype(
+            c_api.TF_OperationOutputType((self._c_op, i)))) for i in range(len(self._outputs), n)]
+        self._outputs.extend(new)
+        return new
+
     def _set_device(self, device):
         """Sets the requested device (a string or DeviceSpec)."""
         c_api.MT_SetRequestedDevice(self._graph._c_graph, self._c_op,

@@ -172,3 +172,235 @@ def indexed_case(branch_index, branch_fns, name=None):
         op.graph.prevent_fetching(op)
         tensors = [array_ops.identity(t) for t in op.outputs]
     return _outputs_like(structures[0], tensors)
+
+
+# ---------------------------------------------------------------------------
+# Gradients (TensorFlow's cond_v2._IfGrad / _CaseGrad, built the same way):
+# each branch function is rebuilt as a FuncGraph, differentiated there, and
+# split into its forward ops and its backward ops. The backward ops become
+# the branch of a gradient If/Case; the forward tensors they read that the
+# forward op does not return yet become extra outputs of a rewritten forward
+# op (the other branches return a placeholder value there), so nothing is
+# computed twice and a stateful branch (dropout) is differentiated at the
+# values it really produced.
+
+
+def _key(t):
+    return (ops._ptr_key(t.op._c_op), t.value_index)
+
+
+def branch_function_names(op):
+    """The library functions an If/StatelessIf/Case/StatelessCase op calls."""
+    if op.type in ("If", "StatelessIf"):
+        return [op.get_attr("then_branch").name, op.get_attr("else_branch").name]
+    return [f.name for f in op.get_attr("branches")]
+
+
+def _trainable(t):
+    from minitf.ops import gradients_impl
+    return gradients_impl._is_trainable(t)
+
+
+def placeholder_value(dtype):
+    """A scalar of `dtype` for an output a branch has no value for."""
+    import numpy as np
+    from minitf.framework import constant_op, dtypes, errors
+    from minitf.ops import list_ops
+    dtype = dtypes.as_dtype(dtype).base_dtype
+    if dtype == dtypes.variant:
+        return list_ops.empty_tensor_list(None, dtypes.float32)
+    if dtype == dtypes.resource:
+        raise errors.UnimplementedError(
+            None, None, "Differentiating a branch that creates a resource is not supported")
+    if dtype == dtypes.string:
+        return constant_op.constant(b"")
+    return constant_op.constant(np.zeros((), dtype.as_numpy_dtype))
+
+
+class _BranchGrad:
+    """One branch differentiated inside its FuncGraph `graph`."""
+
+    def __init__(self, graph, out_idx, dys_outer):
+        from minitf.ops import array_ops, gradients_impl
+        self.graph = graph
+        before = set(graph.get_operations())
+        with graph.as_default():
+            self.dys = [array_ops.placeholder(d.dtype.base_dtype, shape=d.shape)
+                        for d in dys_outer]
+            dxs = gradients_impl.gradients([graph.outputs[i] for i in out_idx], graph.inputs,
+                                           grad_ys=self.dys)
+            self.dxs = [None if d is None else ops.convert_to_tensor(d) for d in dxs]
+        forward, self.backward = fg.split_backward(graph, before, [])
+        self.forward = set(forward)
+        self._find_reads()
+
+    def _find_reads(self):
+        """The forward tensors the backward ops (and results) read: arguments,
+        outputs the op already returns, and intermediates."""
+        arg_index = {_key(t): k for k, t in enumerate(self.graph.inputs)}
+        out_index = {}
+        for j, t in enumerate(self.graph.outputs):
+            out_index.setdefault(_key(t), j)
+        self.args, self.outs, self.mids, seen = set(), set(), [], set()
+        reads = [t for op in self.backward for t in op.inputs]
+        reads += [t for t in self.dxs if t is not None]
+        for t in reads:
+            if t.op not in self.forward:
+                continue
+            k = _key(t)
+            if k in arg_index:
+                self.args.add(arg_index[k])
+            elif k in out_index:
+                self.outs.add(out_index[k])
+            elif k not in seen:
+                seen.add(k)
+                self.mids.append(t)
+
+    def new_ops(self, fn):
+        """Calls fn() in this graph; returns (its result, the ops it added)."""
+        before = set(self.graph.get_operations())
+        with self.graph.as_default():
+            result = fn()
+        return result, [op for op in self.graph.get_operations() if op not in before]
+
+
+def _zeros_for_input(bg, k, others):
+    """Zeros standing for the gradient of input k where this branch gives none:
+    of the input's shape, or, for a resource, of the variable's (from another
+    branch's gradient)."""
+    from minitf.framework import dtypes
+    from minitf.framework.op_def_library import outputs_of
+    from minitf.ops import array_ops
+    x = bg.graph.inputs[k]
+    if x.dtype.base_dtype != dtypes.resource:
+        return array_ops.zeros_like(x)
+    like = next(o.dxs[k] for o in others if o.dxs[k] is not None)
+    if like.shape.is_fully_defined():
+        return array_ops.zeros(like.shape, like.dtype)
+    read = outputs_of(apply_op("ReadVariableOp", resource=x, dtype=like.dtype.base_dtype))
+    return array_ops.zeros_like(read)
+
+
+def _rewritten_name(outer, name):
+    new = name + "_rewritten"
+    if c_api_has_function(outer, new):
+        new = fg.unique_fn_name("", name + "_rewritten")
+    return new
+
+
+def c_api_has_function(graph, name):
+    from minitf import pywrap_tensorflow_internal as c_api
+    g = graph
+    while g is not None:
+        if name in c_api.MT_GraphFunctionNames(g._c_graph):
+            return True
+        g = getattr(g, "outer_graph", None)
+    return False
+
+
+def _cond_grad(op, *grads):
+    """Gradient of If/StatelessIf/Case/StatelessCase: [None for the predicate
+    or index] + one gradient (or None) per branch input."""
+    from minitf.ops import array_ops
+    outer = op.graph
+    inputs = list(op.inputs[1:])
+    out_idx = [i for i, g in enumerate(grads) if g is not None and _trainable(op.outputs[i])]
+    if not out_idx:
+        return [None] * len(op.inputs)
+    dys_outer = [ops.convert_to_tensor(grads[i]) for i in out_idx]
+    names = branch_function_names(op)
+    branches = [_BranchGrad(fg.function_to_graph(n, outer), out_idx, dys_outer) for n in names]
+    dx_pos = [k for k in range(len(inputs)) if any(b.dxs[k] is not None for b in branches)]
+    if not dx_pos:
+        return [None] * len(op.inputs)
+    slots = [(b, t) for b, bg in enumerate(branches) for t in bg.mids]
+    used_args = sorted(set().union(*[bg.args for bg in branches]))
+    used_outs = sorted(set().union(*[bg.outs for bg in branches]))
+    base = len(op.outputs)
+    if slots:
+        _add_intermediate_outputs(op, branches, names, slots)
+    grad_inputs = dys_outer + [op.outputs[base + s] for s in range(len(slots))] + \
+        [op.outputs[j] for j in used_outs] + [inputs[k] for k in used_args]
+    grad_names, stateful = [], False
+    for b, (bg, name) in enumerate(zip(branches, names)):
+        gname = fg.unique_fn_name("", name + "_grad")
+        stateful |= _branch_grad_function(bg, b, branches, slots, used_outs, used_args, dx_pos,
+                                          gname)
+        grad_names.append(gname)
+    out_types = [t.dtype.base_dtype for t in branches[0].grad_outputs]
+    shapes = _output_shapes(*[bg.grad_outputs for bg in branches])
+    if op.type in ("If", "StatelessIf"):
+        grad_op = apply_op("If" if stateful else "StatelessIf", cond=op.inputs[0],
+                           input=grad_inputs, Tout=out_types, then_branch=grad_names[0],
+                           else_branch=grad_names[1], output_shapes=shapes)
+    else:
+        grad_op = apply_op("Case" if stateful else "StatelessCase", branch_index=op.inputs[0],
+                           input=grad_inputs, Tout=out_types, branches=grad_names,
+                           output_shapes=shapes)
+    set_functional_attrs(grad_op, [])
+    outer.prevent_fetching(grad_op)
+    result = [None] * len(op.inputs)
+    for pos, t in zip(dx_pos, grad_op.outputs):
+        result[1 + pos] = array_ops.identity(t)
+    return result
+
+
+def _add_intermediate_outputs(op, branches, names, slots):
+    """Rewrites op's branches to also return the intermediates in `slots`
+    ((branch, tensor) pairs; a branch returns a placeholder value in the
+    others' slots) and gives op the outputs."""
+    new_names = []
+    for b, (bg, name) in enumerate(zip(branches, names)):
+        extra, dummy_ops = bg.new_ops(lambda: [
+            t if b2 == b else placeholder_value(t.dtype) for b2, t in slots])
+        arg_ops = set(t.op for t in bg.graph.inputs)
+        opers = [o for o in bg.graph.get_operations()
+                 if (o in bg.forward or o in dummy_ops) and o not in arg_ops]
+        new = _rewritten_name(op.graph, name)
+        bg.graph.to_function(name=new, opers=opers, outputs=bg.graph.outputs + extra)
+        new_names.append(new)
+    if op.type in ("If", "StatelessIf"):
+        op._set_func_attr("then_branch", new_names[0])
+        op._set_func_attr("else_branch", new_names[1])
+    else:
+        op._set_attr("branches", attr_value_pb2.AttrValue(list=attr_value_pb2.AttrValue.ListValue(
+            func=[attr_value_pb2.NameAttrList(name=n) for n in new_names])))
+    from minitf.framework import tensor_shape
+    op._set_type_list_attr("Tout", [t.dtype for t in op.outputs] + [t.dtype for _, t in slots])
+    op._set_shape_list_attr("output_shapes", [t.shape for t in op.outputs] +
+                            [tensor_shape.unknown_shape()] * len(slots))
+    op._refresh_outputs()
+
+
+def _branch_grad_function(bg, b, branches, slots, used_outs, used_args, dx_pos, name):
+    """Adds branch b's gradient function `name` to the library; returns
+    whether it has stateful ops. Its arguments are, for every branch alike:
+    the output gradients, the intermediates, the outputs read, the inputs read."""
+    from minitf.ops import array_ops
+    g = bg.graph
+
+    def build():
+        ins = list(bg.dys)
+        ins += [t if b2 == b else array_ops.placeholder(t.dtype.base_dtype) for b2, t in slots]
+        ins += [g.outputs[j] if j in bg.outs else
+                array_ops.placeholder(g.outputs[j].dtype.base_dtype) for j in used_outs]
+        ins += [g.inputs[k] for k in used_args]
+        others = [o for o in branches if o is not bg]
+        outs = [bg.dxs[k] if bg.dxs[k] is not None else _zeros_for_input(bg, k, others)
+                for k in dx_pos]
+        return ins, outs
+    (ins, outs), added = bg.new_ops(build)
+    in_ops = set(t.op for t in ins)
+    opers = [o for o in bg.backward + added if o not in in_ops]
+    bg.grad_outputs = outs
+    g.to_function(name=name, opers=opers, inputs=ins, outputs=outs)
+    return bool(set(opers) & set(fg.stateful_ops(g)))
+
+
+def _register_gradients():
+    from minitf.ops import gradients_impl
+    for op_type in ("If", "StatelessIf", "Case", "StatelessCase"):
+        gradients_impl.RegisterGradient(op_type)(_cond_grad)
+
+
+_register_gradients()

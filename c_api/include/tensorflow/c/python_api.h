@@ -39,6 +39,38 @@ TF_CAPI_EXPORT extern void MT_SetAttrTensorShared(TF_OperationDescription* desc,
                                                   const char* attr_name, TF_Tensor* value,
                                                   TF_Status* status);
 
+/* Appends `inputs` to the last (list) input of `op` — TensorFlow's
+ * AddWhileInputHack: the gradient of a While gives the forward loop
+ * accumulators this way. Set the list's type attr (T) with MT_SetAttr
+ * first. TF_INVALID_ARGUMENT when op has no list input or an input is of
+ * another graph. */
+TF_CAPI_EXPORT extern void MT_AddWhileInputs(TF_Graph* graph, TF_Operation* op,
+                                             const TF_Output* inputs, int ninputs,
+                                             TF_Status* status);
+
+/* Re-derives op's outputs after MT_SetAttr grew an attr that counts them
+ * (an If's Tout, a While's T): TensorFlow's Operation._add_outputs. The
+ * existing outputs and their consumers stay. TF_INVALID_ARGUMENT when the
+ * attrs now give fewer outputs. */
+TF_CAPI_EXPORT extern void MT_RefreshOutputs(TF_Graph* graph, TF_Operation* op,
+                                             TF_Status* status);
+
+/* The argument and result counts of function `name` of lib's library:
+ * 1, or 0 when there is no such function. */
+TF_CAPI_EXPORT extern int MT_FunctionArity(TF_Graph* lib, const char* name, int* nargs,
+                                           int* nrets);
+
+/* Builds function `name` of lib's library into `dst` (TensorFlow's
+ * function_def_to_graph, for gradients of functional ops): a Placeholder
+ * per argument named as the argument, then the body's nodes under their
+ * names. `args` / `rets` (caller arrays of MT_FunctionArity's counts)
+ * receive the placeholders and the results. TF_NOT_FOUND when there is no
+ * such function; TF_INVALID_ARGUMENT for wrong counts or a name already in
+ * dst (what was built before the error stays in dst). */
+TF_CAPI_EXPORT extern void MT_FunctionToGraph(TF_Graph* lib, const char* name, TF_Graph* dst,
+                                              TF_Output* args, int nargs, TF_Output* rets,
+                                              int nrets, TF_Status* status);
+
 /* Adds the built-in (C) gradient of one operation, for tf.gradients, which
  * walks the graph in Python and calls this per op. `grad_type`: the op
  * type whose gradient to use (NULL: the op's own; else the name
