@@ -210,3 +210,29 @@ def run_case(tf, name):
             for fd in feeds:
                 values.append([np.asarray(v).tolist() for v in sess.run(fetches, fd)])
     return {"values": values, "fetch_names": [t.name for t in fetches]}
+
+
+def forward_graph_def(tf, name):
+    """(GraphDef of the case's graph before its gradients, [names of the xs]), or None for
+    cases whose forward graph holds a first gradient. The loss is the node named "loss"; the
+    case is built with tf.gradients replaced by a recorder."""
+    if name in ("gradients_twice", "cond_second_order"):
+        return None
+    asked = []
+    real = tf.gradients
+
+    def record(ys, xs, **kw):
+        asked.append((ys, xs))
+        return [tf.identity(x, name="not_a_gradient") for x in xs]
+    tf.gradients = record
+    try:
+        CASES[name](tf)
+    finally:
+        tf.gradients = real
+    (ys, xs), = asked
+    tf.identity(ys, name="loss")
+    gd = tf.get_default_graph().as_graph_def()
+    keep = [n for n in gd.node if not n.name.startswith("not_a_gradient")]
+    del gd.node[:]
+    gd.node.extend(keep)
+    return gd, [(x.handle if hasattr(x, "handle") else x).name for x in xs]

@@ -105,3 +105,31 @@ def test_forward_values_unchanged_after_gradient_rewrite():
         dv *= np.cos(v) + 1.0
         v = np.sin(v) + v
     np.testing.assert_allclose([before, after, d], [v, v, dv], rtol=1e-5)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED["forward_xs"]))
+def test_gradients_of_tensorflow_written_graph(name):
+    # TensorFlow's own forward GraphDef (its function library as TF wrote it), differentiated
+    # by minitf: the gradients equal those TensorFlow computed for the same program.
+    with open(os.path.join(HERE, "..", "fixtures", "control_flow_grad_v2", name + ".pb"),
+              "rb") as f:
+        gd = tf.GraphDef.FromString(f.read())
+    probe = tf.Graph()
+    with probe.as_default():
+        built = cases.CASES[name](tf)
+    feeds = built[1]
+    init = [op.name for op in built[2]] if len(built) > 2 else []
+    want = EXPECTED["cases"][name]["values"]
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(gd, name="")
+        xs = [g.get_tensor_by_name(n) for n in EXPECTED["forward_xs"][name]]
+        grads = tf.gradients(g.get_tensor_by_name("loss:0"), xs)
+        with tf.Session() as sess:
+            if init:
+                sess.run(init)
+            for fd, w in zip(feeds, want):
+                got = sess.run(grads, fd)
+                for a, b in zip(got, w):
+                    np.testing.assert_allclose(a, np.asarray(b, np.float64), rtol=2e-5,
+                                               atol=1e-6)
