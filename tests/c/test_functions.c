@@ -2,6 +2,7 @@
  * FunctionDef round trips, PartitionedCall / StatelessIf / StatelessWhile
  * calling them, and the errors for bad libraries. Values worked by hand. */
 #include "ctest_graph.h"
+#include "tensorflow/c/python_api.h"
 
 /* f(a, b) = a * b + a, built in its own graph. */
 static TF_Function* make_fma(const char* name) {
@@ -200,6 +201,154 @@ static void test_while(void) {
   TF_DeleteFunction(body);
 }
 
+/* MT_FunctionToGraph: the body of fma as ops of another graph, runnable there. */
+static void test_function_to_graph(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Function* f = make_fma("fma");
+  TF_GraphCopyFunction(g, f, NULL, S);
+  TF_Graph* dst = TF_NewGraph();
+  int nargs = 0, nrets = 0;
+  CHECK(MT_FunctionArity(g, "fma", &nargs, &nrets) == 1 && nargs == 2 && nrets == 1);
+  CHECK(MT_FunctionArity(g, "nope", &nargs, &nrets) == 0);
+  TF_Output args[2], rets[1];
+  MT_FunctionToGraph(g, "fma", dst, args, 2, rets, 1, S);
+  CHECK_OK(S);
+  CHECK(strcmp(TF_OperationOpType(args[0].oper), "Placeholder") == 0);
+  CHECK(strcmp(TF_OperationName(args[1].oper), "b_in") == 0);
+  float av[2] = {2.0f, 3.0f}, bv[2] = {10.0f, -1.0f};
+  int64_t dims[1] = {2};
+  TF_Tensor* feeds[2] = {TF_AllocateTensor(TF_FLOAT, dims, 1, 8),
+                         TF_AllocateTensor(TF_FLOAT, dims, 1, 8)};
+  memcpy(TF_TensorData(feeds[0]), av, 8);
+  memcpy(TF_TensorData(feeds[1]), bv, 8);
+  TF_Session* sess = TF_NewSession(dst, NULL, S);
+  TF_Tensor* out = NULL;
+  TF_SessionRun(sess, NULL, args, feeds, 2, rets, &out, 1, NULL, 0, NULL, S);
+  CHECK_OK(S);
+  CHECK(floats_are(out, 2, (float[]){22.0f, 0.0f}, 0));
+  TF_DeleteTensor(out);
+  /* building it twice into the same graph clashes on names */
+  MT_FunctionToGraph(g, "fma", dst, args, 2, rets, 1, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  MT_FunctionToGraph(g, "fma", dst, args, 1, rets, 1, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  TF_CloseSession(sess, S);
+  TF_DeleteSession(sess, S);
+  TF_DeleteTensor(feeds[0]);
+  TF_DeleteTensor(feeds[1]);
+  TF_DeleteGraph(dst);
+  TF_DeleteFunction(f);
+  TF_DeleteGraph(g);
+}
+
+/* TF_UpdateEdge rewires an input; a dtype mismatch is refused in TF's words. */
+static void test_update_edge(void) {
+  TF_Graph* g = TF_NewGraph();
+  TF_Operation* x = CF(g, "x", D(0), 0, 3.0f);
+  TF_Operation* y = CF(g, "y", D(0), 0, 5.0f);
+  TF_Operation* k = CI(g, "k", D(0), 0, 1);
+  TF_Operation* sum = op2(g, "AddV2", "sum", x, y);
+  TF_Tensor* out = run(g, sum);
+  CHECK(out && *(float*)TF_TensorData(out) == 8.0f);
+  TF_DeleteTensor(out);
+  TF_UpdateEdge(g, (TF_Output){x, 0}, (TF_Input){sum, 1}, S);
+  CHECK_OK(S);
+  out = run(g, sum);
+  CHECK(out && *(float*)TF_TensorData(out) == 6.0f);
+  TF_DeleteTensor(out);
+  TF_UpdateEdge(g, (TF_Output){k, 0}, (TF_Input){sum, 1}, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  CHECK_STR_CONTAINS(TF_Message(S), "Input 1 of node sum was passed int32 from k:0 incompatible "
+                     "with expected float.");
+  TF_UpdateEdge(g, (TF_Output){x, 0}, (TF_Input){sum, 2}, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  TF_DeleteGraph(g);
+}
+
+/* A While given one more loop variable after it was built (how a gradient adds
+ * accumulators): MT_SetAttr of T and body, MT_AddWhileInputs, MT_RefreshOutputs. */
+static void test_while_gains_a_loop_variable(void) {
+  TF_Graph* cg = TF_NewGraph();
+  TF_Operation* ci = ph(cg, "i", TF_INT32, NULL, -1);
+  TF_Operation* ca = ph(cg, "a", TF_FLOAT, NULL, -1);
+  TF_Operation* cb = ph(cg, "b", TF_FLOAT, NULL, -1);
+  TF_Operation* less = op2(cg, "Less", "less", ci, CI(cg, "lim", D(0), 0, 3));
+  TF_Output cin[3] = {{ci, 0}, {ca, 0}, {cb, 0}}, cout = {less, 0};
+  TF_Function* cond = TF_GraphToFunction(cg, "cond3", 0, -1, NULL, 3, cin, 1, &cout, NULL, NULL,
+                                         NULL, S);
+  TF_Function* cond2 = TF_GraphToFunction(cg, "cond2", 0, -1, NULL, 2, cin, 1, &cout, NULL,
+                                          NULL, NULL, S);
+  TF_Graph* bg = TF_NewGraph();
+  TF_Operation* bi = ph(bg, "i", TF_INT32, NULL, -1);
+  TF_Operation* ba = ph(bg, "a", TF_FLOAT, NULL, -1);
+  TF_Operation* bb = ph(bg, "b", TF_FLOAT, NULL, -1);
+  TF_Operation* ni = op2(bg, "AddV2", "ni", bi, CI(bg, "one", D(0), 0, 1));
+  TF_Operation* na = op2(bg, "Mul", "na", ba, CF(bg, "two", D(0), 0, 2.0f));
+  TF_Operation* nb = op2(bg, "AddV2", "nb", bb, na);
+  TF_Output bin[3] = {{bi, 0}, {ba, 0}, {bb, 0}}, bout[3] = {{ni, 0}, {na, 0}, {nb, 0}};
+  TF_Output bin2[2] = {{bi, 0}, {ba, 0}};
+  TF_Function* body2 = TF_GraphToFunction(bg, "body2", 0, 4, (const TF_Operation* const[]){
+      TF_GraphOperationByName(bg, "one"), TF_GraphOperationByName(bg, "two"), ni, na}, 2, bin2,
+      2, bout, NULL, NULL, NULL, S);
+  CHECK_OK(S);
+  TF_Function* body3 = TF_GraphToFunction(bg, "body3", 0, -1, NULL, 3, bin, 3, bout, NULL, NULL,
+                                          NULL, S);
+  CHECK_OK(S);
+  TF_Graph* g = TF_NewGraph();
+  TF_Function* fns[4] = {cond, cond2, body2, body3};
+  for (int k = 0; k < 4; k++) TF_GraphCopyFunction(g, fns[k], NULL, S);
+  TF_OperationDescription* d = TF_NewOperation(g, "StatelessWhile", "loop");
+  TF_Output ins[2] = {{CI(g, "i0", D(0), 0, 0), 0}, {CF(g, "a0", D(0), 0, 1.0f), 0}};
+  TF_AddInputList(d, ins, 2);
+  TF_SetAttrTypeList(d, "T", (TF_DataType[]){TF_INT32, TF_FLOAT}, 2);
+  TF_SetAttrFuncName(d, "cond", "cond2", 5);
+  TF_SetAttrFuncName(d, "body", "body2", 5);
+  TF_Operation* w = TF_FinishOperation(d, S);
+  CHECK_OK(S);
+  TF_Session* sess = TF_NewSession(g, NULL, S);
+  TF_Output fetch[3] = {{w, 0}, {w, 1}, {w, 2}};
+  TF_Tensor* out[3] = {NULL, NULL, NULL};
+  TF_SessionRun(sess, NULL, NULL, NULL, 0, fetch, out, 2, NULL, 0, NULL, S);
+  CHECK_OK(S);
+  CHECK(*(float*)TF_TensorData(out[1]) == 8.0f);
+  TF_DeleteTensor(out[0]);
+  TF_DeleteTensor(out[1]);
+  /* AttrValue protos: list { type: [DT_INT32, DT_FLOAT, DT_FLOAT] }, func { name } */
+  const unsigned char types[] = {0x0a, 0x05, 0x32, 0x03, 0x03, 0x01, 0x01};
+  const unsigned char fbody[] = {0x52, 0x07, 0x0a, 0x05, 'b', 'o', 'd', 'y', '3'};
+  const unsigned char fcond[] = {0x52, 0x07, 0x0a, 0x05, 'c', 'o', 'n', 'd', '3'};
+  MT_SetAttr(g, w, "T", types, sizeof types, S);
+  MT_SetAttr(g, w, "body", fbody, sizeof fbody, S);
+  MT_SetAttr(g, w, "cond", fcond, sizeof fcond, S);
+  CHECK_OK(S);
+  TF_Output extra = {CF(g, "b0", D(0), 0, 10.0f), 0};
+  MT_AddWhileInputs(g, w, &extra, 1, S);
+  CHECK_OK(S);
+  MT_RefreshOutputs(g, w, S);
+  CHECK_OK(S);
+  CHECK(TF_OperationNumInputs(w) == 3 && TF_OperationNumOutputs(w) == 3);
+  CHECK(TF_OperationOutputType(fetch[2]) == TF_FLOAT);
+  /* the same session builds a new plan: b = 10 + 2 + 4 + 8 */
+  TF_SessionRun(sess, NULL, NULL, NULL, 0, fetch, out, 3, NULL, 0, NULL, S);
+  CHECK_OK(S);
+  CHECK(*(float*)TF_TensorData(out[1]) == 8.0f && *(float*)TF_TensorData(out[2]) == 24.0f);
+  for (int k = 0; k < 3; k++) TF_DeleteTensor(out[k]);
+  /* outputs can only be added; a Const has no list input to append to */
+  const unsigned char fewer[] = {0x0a, 0x03, 0x32, 0x01, 0x03};
+  MT_SetAttr(g, w, "T", fewer, sizeof fewer, S);
+  MT_RefreshOutputs(g, w, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  MT_SetAttr(g, w, "T", types, sizeof types, S);
+  MT_AddWhileInputs(g, extra.oper, &extra, 1, S);
+  CHECK_CODE(S, TF_INVALID_ARGUMENT);
+  TF_CloseSession(sess, S);
+  TF_DeleteSession(sess, S);
+  TF_DeleteGraph(g);
+  TF_DeleteGraph(cg);
+  TF_DeleteGraph(bg);
+  for (int k = 0; k < 4; k++) TF_DeleteFunction(fns[k]);
+}
+
 int main(void) {
   S = TF_NewStatus();
   test_names_and_round_trip();
@@ -207,6 +356,9 @@ int main(void) {
   test_missing_function_fails_at_run();
   test_recursive_library_is_refused_at_import();
   test_while();
+  test_function_to_graph();
+  test_update_edge();
+  test_while_gains_a_loop_variable();
   TF_DeleteStatus(S);
   CTEST_END();
 }
