@@ -120,7 +120,7 @@ def merge(inputs, name=None):
             return tuple(_op(op_type, inputs=inputs, name=name))
         from minitf.ops import math_ops
         inputs = [v if isinstance(v, IndexedSlices) else
-                  math_ops._as_indexed_slices(v, optimize=False) for v in inputs]
+                  _as_indexed_slices(v) for v in inputs]
         with_shape = [v.dense_shape is not None for v in inputs]
         if any(with_shape) and not all(with_shape):
             raise ValueError("Either all merged IndexedSlices must have a known dense_shape, "
@@ -131,6 +131,14 @@ def merge(inputs, name=None):
             else None
         return (IndexedSlices(values[0], indices[0], None if shape is None else shape[0]),
                 values[1])
+
+
+def _as_indexed_slices(x):
+    """Dense x as IndexedSlices over all its rows (TF's math_ops._as_indexed_slices)."""
+    from minitf.ops import array_ops
+    x = ops.convert_to_tensor(x)
+    x_shape = array_ops.shape_internal(x, optimize=False)
+    return IndexedSlices(x, array_ops.range(0, x_shape[0]), x_shape)
 
 
 def loop_cond(input, name=None):  # noqa: A002
@@ -183,7 +191,7 @@ def _AddNextAndBackEdge(m, v, enforce_shape_invariant=True):  # noqa: N802
     if isinstance(m, IndexedSlices):
         from minitf.ops import math_ops
         if not isinstance(v, IndexedSlices):
-            v = math_ops._as_indexed_slices(v, optimize=False)
+            v = _as_indexed_slices(v)
         v = _NextIteration(v)
         m.values.op._update_input(1, v.values)
         m.indices.op._update_input(1, v.indices)
