@@ -417,10 +417,23 @@ def _ZerosLikeV1(op, index):  # noqa: N802
         pred, branch = op_ctxt.pred, op_ctxt.branch
         switch_val = cf.switch(op.inputs[0], pred)[1 - branch]
         pivot = array_ops.identity(switch_val)
+        if val.dtype == dtypes.resource:
+            from minitf.framework.op_def_library import apply_op
+            with ops.control_dependencies([pivot]):
+                shape = apply_op("VariableShape", input=switch_val).outputs[0]
+                return array_ops.zeros(shape, dtype=_handle_dtype(switch_val))
         zeros_shape = array_ops.shape_internal(switch_val, optimize=False)
         with ops.control_dependencies([pivot]):
             return array_ops.zeros(zeros_shape, dtype=val.dtype)
     return array_ops.zeros_like(val, optimize=False)
+
+
+def _handle_dtype(handle):
+    """The dtype of the variable behind a resource handle (its VarHandleOp's dtype)."""
+    t = handle
+    while t.op.type in ("Switch", "Identity", "Enter"):
+        t = t.op.inputs[0]
+    return t.op.get_attr("dtype")
 
 
 def ZerosLike(op, index):  # noqa: N802

@@ -931,12 +931,8 @@ def cond(pred, true_fn, false_fn, strict=False, name=None):
         if not strict:
             orig_res_t = _unpack_if_singleton(orig_res_t)
             orig_res_f = _unpack_if_singleton(orig_res_f)
-        try:
-            nest.assert_same_structure(orig_res_t, orig_res_f)
-        except TypeError as e:
-            raise TypeError("Incompatible return types of 'true_fn' and 'false_fn': %s" % e)
-        except ValueError as e:
-            raise ValueError("Incompatible return values of 'true_fn' and 'false_fn': %s" % e)
+        # TF's nest error as it comes (TF re-checks through map_structure, which raises)
+        nest.assert_same_structure(orig_res_t, orig_res_f)
         if not res_t:
             raise ValueError("'true_fn' and 'false_fn' must return at least one result.")
         res_t_flat = _flat_components(res_t)

@@ -606,6 +606,17 @@ def _raise_no_grad_wrt_initial_loop_val(op, from_ops):
                      "the input parameters to the loop body." % (target.name if target else op.name))
 
 
+def _switched_variable(op, i):
+    """A cond Switch of a variable handle: its untaken side gets zeros of the
+    variable's shape (TF's supports_default_grad holds: the handle has shape data)."""
+    if op.type not in ("Switch", "RefSwitch"):
+        return False
+    t = op.inputs[0]
+    while t.op.type in ("Switch", "Identity", "Enter"):
+        t = t.op.inputs[0]
+    return t.op.type == "VarHandleOp"
+
+
 def _zeros_for_missing(op, i, loop_state):
     """Zeros standing for output i's missing gradient (None for a loop Switch)."""
     if loop_state:
@@ -630,7 +641,8 @@ def _backprop_op(op, out_grads, stop_ops, gate_gradients, loop_state=None, from_
     if not has_out_grads or op in stop_ops or fn is _NO_FN:
         return [None] * len(op.inputs)
     for i, g in enumerate(out_grads):
-        if g is None and _is_trainable(op.outputs[i]) and op.outputs[i].dtype != dtypes.resource:
+        if g is None and _is_trainable(op.outputs[i]) and (
+                op.outputs[i].dtype != dtypes.resource or _switched_variable(op, i)):
             out_grads[i] = _zeros_for_missing(op, i, loop_state)
     with ops.name_scope(op.name + "_grad"):
         if fn is None:
