@@ -9,6 +9,7 @@ import os
 import pytest
 
 from minitf import pywrap_tensorflow_internal as c_api
+from minitf.ops import gradients_impl
 
 FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
                        "tf_gradient_registry.json")
@@ -19,14 +20,16 @@ with open(FIXTURE) as f:
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
 RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "LoopCond", "Rint",
                       "Round", "TruncateDiv"}
-# NOT YET (issue 10): control-flow gradients. TensorFlow 1's (control_flow_grad.py) build
-# backward while loops through Python control-flow contexts; the functional ops' (If, While,
-# Case) build gradient functions (TF registers none for PartitionedCall). minitf runs these
-# ops but has no gradient for them yet: listed so the test tracks them exactly. Remove an op
-# from here when its C gradient lands.
-NOT_YET_IN_MINITF = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit",
-                     "RefMerge", "RefNextIteration", "RefSwitch", "Switch",
-                     "If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase"}
+# TensorFlow 1's control-flow gradients (control_flow_grad.py) build gradient while loops
+# through the Python control-flow contexts; minitf writes them in Python too
+# (minitf.ops.control_flow_grad), so the C registry has none for them.
+IN_PYTHON = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit", "RefMerge",
+             "RefNextIteration", "RefSwitch", "Switch"}
+# NOT YET (issue 10): the functional ops' gradients (If, While, Case) build gradient
+# functions (TF registers none for PartitionedCall). minitf runs these ops but has no
+# gradient for them yet: listed so the test tracks them exactly. Remove an op from here
+# when its gradient lands.
+NOT_YET_IN_MINITF = {"If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase"}
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
@@ -36,6 +39,9 @@ def test_differentiable_as_in_tensorflow(op_type):
     want = TF[op_type]
     if op_type in RETURNS_NONE_IN_TF:
         assert (want, got) == ("gradient", "none")
+    elif op_type in IN_PYTHON:
+        assert (want, got) == ("gradient", "missing")
+        assert gradients_impl.builtin_python_gradient(op_type) is not None
     elif op_type in NOT_YET_IN_MINITF:
         assert (want, got) == ("gradient", "missing")
     else:
