@@ -172,17 +172,6 @@ int TF_GraphGetTensorNumDims(TF_Graph* g, TF_Output o, TF_Status* s) {
   return sh->rank;
 }
 
-void TF_UpdateEdge(TF_Graph* g, TF_Output new_src, TF_Input dst, TF_Status* s) {
-  TF_SetStatus(s, TF_OK, "");
-  if (!g || !new_src.oper || !dst.oper || new_src.oper->graph != g || dst.oper->graph != g ||
-      dst.index < 0 || dst.index >= dst.oper->ninputs || new_src.index < 0 ||
-      new_src.index >= new_src.oper->noutputs) {
-    mt_status_setf(s, TF_INVALID_ARGUMENT, "TF_UpdateEdge: invalid edge");
-    return;
-  }
-  mt_graph_update_input(g, dst.oper, dst.index, new_src, s);
-}
-
 void TF_GraphGetTensorShape(TF_Graph* g, TF_Output o, int64_t* dims, int num_dims, TF_Status* s) {
   mt_shape* sh;
   if (!get_static_shape(g, o, &sh, s)) return;
@@ -192,6 +181,36 @@ void TF_GraphGetTensorShape(TF_Graph* g, TF_Output o, int64_t* dims, int num_dim
     return;
   }
   for (int k = 0; k < num_dims; k++) dims[k] = sh->dims[k];
+}
+
+void TF_UpdateEdge(TF_Graph* g, TF_Output new_src, TF_Input dst, TF_Status* s) {
+  if (!new_src.oper || !dst.oper || new_src.oper->graph != g || dst.oper->graph != g) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Cannot update edge: operations of another graph");
+    return;
+  }
+  if (new_src.index < 0 || new_src.index >= new_src.oper->noutputs) {
+    mt_status_setf(s, TF_OUT_OF_RANGE,
+                   "Cannot update edge. Output index [%d] is greater than the number of total "
+                   "outputs [%d].", new_src.index, new_src.oper->noutputs);
+    return;
+  }
+  if (dst.index < 0 || dst.index >= dst.oper->ninputs) {
+    mt_status_setf(s, TF_OUT_OF_RANGE,
+                   "Cannot update edge. Input index [%d] is greater than the number of total "
+                   "inputs [%d].", dst.index, dst.oper->ninputs);
+    return;
+  }
+  TF_Output old = dst.oper->inputs[dst.index];
+  mt_shape merged = old.oper->output_shapes[old.index];
+  const mt_shape* want = &new_src.oper->output_shapes[new_src.index];
+  if (!mt_shape_merge(&merged, want)) {
+    char a[128], b[128];
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Cannot update edge, incompatible shapes: %s and %s.",
+                   mt_shape_str(want, a, sizeof(a)),
+                   mt_shape_str(&old.oper->output_shapes[old.index], b, sizeof(b)));
+    return;
+  }
+  if (mt_graph_update_input(g, dst.oper, dst.index, new_src, s)) TF_SetStatus(s, TF_OK, "");
 }
 
 void TF_GraphSetTensorShape(TF_Graph* g, TF_Output o, const int64_t* dims, const int num_dims,

@@ -55,6 +55,25 @@ void MT_AddControlInput(TF_Graph* graph, TF_Operation* op, TF_Operation* input,
                    op->name);
 }
 
+void MT_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op, TF_Status* status) {
+  if (!op || op->graph != graph) {
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "Operation of another graph");
+    return;
+  }
+  pthread_mutex_lock(&graph->mu);
+  for (int i = 0; i < op->ncontrol_inputs; i++) {
+    TF_Operation* from = op->control_inputs[i];
+    int w = 0;
+    for (int j = 0; j < from->ncontrol_outputs; j++)
+      if (from->control_outputs[j] != op) from->control_outputs[w++] = from->control_outputs[j];
+    from->ncontrol_outputs = w;
+  }
+  op->ncontrol_inputs = 0;
+  graph->mutations++;
+  pthread_mutex_unlock(&graph->mu);
+  TF_SetStatus(status, TF_OK, "");
+}
+
 void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name, const void* proto,
                 size_t proto_len, TF_Status* status) {
   mt_pb_reader r = mt_pb_reader_make(proto, proto_len, 0);

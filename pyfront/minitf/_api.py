@@ -30,7 +30,6 @@ from minitf.framework.tensor_util import make_tensor_proto  # noqa: F401
 from minitf.ops.array_ops import (  # noqa: F401
     identity, newaxis, placeholder, placeholder_with_default, reshape, stack, strided_slice)
 from minitf.ops.control_flow_ops import cond, group, no_op, switch_case, while_loop  # noqa: F401
-from minitf.ops import cond_v2 as _cond_v2, while_v2 as _while_v2  # noqa: F401,E402 (their gradients)
 from minitf.ops.control_flow_util import (  # noqa: F401
     control_flow_v2_enabled, disable_control_flow_v2, enable_control_flow_v2)
 from minitf.util import nest  # noqa: F401

@@ -77,7 +77,7 @@ static void sin_grad(mt_grad_ctx* g) {
 
 static void cos_grad(mt_grad_ctx* g) {
   TF_Output s = after_grad(g, "Sin", mt_g_x(g, 0));
-  g->dx[0] = mt_g_unary(g, "Neg", mul(g, g->dy[0], s));
+  g->dx[0] = mul(g, mt_g_unary(g, "Neg", g->dy[0]), s); /* TF: -grad * sin(x) */
 }
 
 /* tan' = sec^2 */

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from minitf import pywrap_tensorflow_internal as c_api
+from minitf.ops import gradients_impl
 
 FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
                        "tf_gradient_registry.json")
@@ -19,15 +20,13 @@ with open(FIXTURE) as f:
 # _FloorGrad, _ArgMaxGrad); minitf declares them not differentiable: the same result.
 RETURNS_NONE_IN_TF = {"ArgMax", "ArgMin", "Ceil", "Floor", "FloorDiv", "LoopCond", "Rint",
                       "Round", "TruncateDiv"}
-# NOT YET (issue 10): TensorFlow 1's control-flow gradients (control_flow_grad.py), which
-# build backward while loops through Python control-flow contexts. minitf runs these ops but
-# has no gradient for them yet: listed so the test tracks them exactly.
-NOT_YET_IN_MINITF = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit",
-                     "RefMerge", "RefNextIteration", "RefSwitch", "Switch"}
-# The functional control-flow ops' gradients build gradient functions from FuncGraphs and
-# rewrite the forward op, so they live in the Python frontend beside the builders, as in
-# TensorFlow (cond_v2.py, while_v2.py); the C registry has none for them.
-IN_PYTHON = {"If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase"}
+# Control-flow gradients are Python, beside the builders, as in TensorFlow: TensorFlow 1's
+# (control_flow_grad.py) build gradient while loops through the Python control-flow contexts
+# (minitf.ops.control_flow_grad); the functional ops' build gradient functions from FuncGraphs
+# and rewrite the forward op (minitf.ops.cond_v2, while_v2). The C registry has none for them.
+IN_PYTHON = {"Enter", "Exit", "Merge", "NextIteration", "RefEnter", "RefExit", "RefMerge",
+             "RefNextIteration", "RefSwitch", "Switch",
+             "If", "StatelessIf", "While", "StatelessWhile", "Case", "StatelessCase"}
 _STATE = {0: "missing", 1: "gradient", 2: "none"}
 
 
@@ -37,11 +36,8 @@ def test_differentiable_as_in_tensorflow(op_type):
     want = TF[op_type]
     if op_type in RETURNS_NONE_IN_TF:
         assert (want, got) == ("gradient", "none")
-    elif op_type in NOT_YET_IN_MINITF:
-        assert (want, got) == ("gradient", "missing")
     elif op_type in IN_PYTHON:
-        from minitf.ops import gradients_impl
         assert (want, got) == ("gradient", "missing")
-        assert gradients_impl._python_gradients[op_type] is not None
+        assert gradients_impl.builtin_python_gradient(op_type) is not None
     else:
         assert got == want

@@ -55,3 +55,9 @@ def _tensor_from_proto(proto, name="Const"):
     op = g.create_op("Const", [], name=name, attrs={
         "value": attr_value_pb2.AttrValue(tensor=proto), "dtype": dtypes.as_dtype(proto.dtype)})
     return op.outputs[0]
+
+
+def is_constant(tensor_or_op):
+    """True when the tensor (or op) is a Const (TensorFlow's constant_op.is_constant)."""
+    op = tensor_or_op.op if hasattr(tensor_or_op, "value_index") else tensor_or_op
+    return op.type == "Const"

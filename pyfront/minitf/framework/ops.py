@@ -192,6 +192,7 @@ class Operation:
                          for i in range(n)]
         self._id = graph._next_id()
         self._traceback = _capture_stack()
+        self._control_flow_context = None
 
     @property
     def name(self):
@@ -284,6 +285,27 @@ class Operation:
         """Makes every Operation of `ops` run before this one."""
         for op in ops:
             self._add_control_input(op)
+
+    def _remove_all_control_inputs(self):
+        """Drops every control input of this operation."""
+        c_api.MT_RemoveAllControlInputs(self._graph._c_graph, self._c_op)
+
+    def _update_input(self, index, tensor):
+        """Makes input `index` read `tensor` instead (TF_UpdateEdge): how v1
+        control flow routes an outer tensor through Switch/Enter and closes a
+        loop's NextIteration -> Merge back edge."""
+        if not isinstance(tensor, Tensor):
+            raise TypeError("tensor must be a Tensor: %s" % tensor)
+        if tensor.graph is not self._graph:
+            raise ValueError("Tensor %s must be from the same graph as %s." % (tensor, self))
+        c_api.TF_UpdateEdge(self._graph._c_graph, tensor._as_tf_output(), (self._c_op, index))
+
+    def _get_control_flow_context(self):
+        """The v1 control-flow context (CondContext / WhileContext) the op was built in."""
+        return self._control_flow_context
+
+    def _set_control_flow_context(self, ctx):
+        self._control_flow_context = ctx
 
     @property
     def num_inputs(self):
@@ -469,12 +491,16 @@ class _ControlDependenciesController:
         if self._new_stack:
             self._old_stack = self._graph._control_dependencies_stack
             self._graph._control_dependencies_stack = []
+            # control_dependencies(None) also leaves any v1 cond/while context (as TF)
+            self._old_context = self._graph._control_flow_context
+            self._graph._control_flow_context = None
         self._graph._control_dependencies_stack.append(self)
 
     def __exit__(self, *exc):
         self._graph._control_dependencies_stack.pop()
         if self._new_stack:
             self._graph._control_dependencies_stack = self._old_stack
+            self._graph._control_flow_context = self._old_context
 
 
 class Graph:
@@ -508,6 +534,10 @@ class Graph:
         self._variable_creator_stack = []
         self._unfeedable_tensors = set()
         self._unfetchable_ops = set()
+        # v1 control flow (minitf.ops.control_flow_v1): the context new ops join,
+        # and whether any context was ever made (ops then check their inputs' frames)
+        self._control_flow_context = None
+        self._uses_v1_control_flow = False
 
     def __del__(self):
         c = getattr(self, "_c_graph", None)
@@ -603,10 +633,49 @@ class Graph:
 
     def _record_op(self, c_op, input_ops):
         op = self._op_from_c(c_op)
+        if self._uses_v1_control_flow:
+            self._control_flow_post_processing(op)
         self._apply_op_scopes(op)
         for controller in self._control_dependencies_stack:
             controller.add_op(op)
         return op
+
+    def _control_flow_post_processing(self, op):
+        """TF's Operation._control_flow_post_processing: rejects inputs from
+        another while loop, then lets the enclosing v1 context route the
+        op's inputs (Switch / Enter) under the op's own name scope."""
+        from minitf.ops import control_flow_util
+        ctx = self._control_flow_context
+        op._control_flow_context = ctx
+        for t in op.inputs:
+            control_flow_util.CheckInputFromValidContext(op, t.op)
+        if ctx is not None:
+            saved = self._name_stack
+            self._name_stack = op.name
+            try:
+                ctx.AddOp(op)
+            finally:
+                self._name_stack = saved
+
+    def _get_control_flow_context(self):
+        """The v1 control-flow context new ops join (None outside cond/while_loop)."""
+        return self._control_flow_context
+
+    def _set_control_flow_context(self, ctx):
+        if ctx is not None:
+            self._uses_v1_control_flow = True
+        self._control_flow_context = ctx
+
+    def _record_op_seen_by_control_dependencies(self, op):
+        for controller in self._control_dependencies_stack:
+            controller.add_op(op)
+
+    def _is_function(self, name):
+        """True when op type `name` calls a library function by name (TF's
+        Graph._is_function). minitf calls functions through PartitionedCall /
+        If / While only, so an op type is never a function name here."""
+        from minitf.framework import op_def_library
+        return name not in op_def_library.get_registered_ops()
 
     def _control_dependencies_for_inputs(self, input_ops):
         ret = []

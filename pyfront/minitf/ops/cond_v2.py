@@ -397,10 +397,5 @@ def _branch_grad_function(bg, b, branches, slots, used_outs, used_args, dx_pos, 
     return bool(set(opers) & set(fg.stateful_ops(g)))
 
 
-def _register_gradients():
-    from minitf.ops import gradients_impl
-    for op_type in ("If", "StatelessIf", "Case", "StatelessCase"):
-        gradients_impl.RegisterGradient(op_type)(_cond_grad)
-
-
-_register_gradients()
+# minitf's own gradients of these ops (gradients_impl loads them on first use).
+GRADIENTS = {op_type: _cond_grad for op_type in ("If", "StatelessIf", "Case", "StatelessCase")}

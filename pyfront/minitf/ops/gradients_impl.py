@@ -19,6 +19,28 @@ from minitf.framework.indexed_slices import IndexedSlices, convert_to_tensor_or_
 
 
 _python_gradients = {}
+# Gradients minitf itself writes in Python because they need Python-side graph
+# state (the v1 control-flow contexts: minitf.ops.control_flow_grad). Loaded on
+# first lookup; a user's tf.RegisterGradient of the same op type is refused with
+# KeyError, as TensorFlow refuses registering one of its own twice.
+_builtin_gradients = {}
+_builtin_loaded = False
+
+
+def _load_builtin_gradients():
+    global _builtin_loaded
+    if not _builtin_loaded:
+        _builtin_loaded = True
+        from minitf.ops import cond_v2, control_flow_grad, while_v2
+        _builtin_gradients.update(control_flow_grad.GRADIENTS)
+        _builtin_gradients.update(cond_v2.GRADIENTS)
+        _builtin_gradients.update(while_v2.GRADIENTS)
+
+
+def builtin_python_gradient(op_type):
+    """minitf's own Python gradient function for op_type, or None (tests use it)."""
+    _load_builtin_gradients()
+    return _builtin_gradients.get(op_type)
 
 
 class RegisterGradient:
@@ -35,10 +57,13 @@ class RegisterGradient:
         self._op_type = op_type
 
     def __call__(self, f):
-        if self._op_type in _python_gradients:
+        _load_builtin_gradients()
+        if self._op_type in _python_gradients or self._op_type in _builtin_gradients:
             raise KeyError("Registering two gradient with name '%s'! (Previous registration was "
-                           "in %s)" % (self._op_type, getattr(_python_gradients[self._op_type],
-                                                              "__module__", "?")))
+                           "in %s)" % (self._op_type, getattr(
+                               _python_gradients.get(self._op_type,
+                                                     _builtin_gradients.get(self._op_type)),
+                               "__module__", "?")))
         _python_gradients[self._op_type] = f
         return f
 
@@ -71,6 +96,9 @@ def _gradient_function(op):
     if grad_type in _python_gradients:
         fn = _python_gradients[grad_type]
         return (fn if fn is not None else _NO_FN), grad_type
+    _load_builtin_gradients()
+    if grad_type in _builtin_gradients:
+        return _builtin_gradients[grad_type], grad_type
     registered = c_api.MT_GradientRegistered(grad_type)
     if registered == 1:
         return None, grad_type
@@ -170,8 +198,9 @@ def _record_c_ops(graph, c_ops):
     (as Graph.unique_name would have left them), control dependencies of the enclosing
     control_dependencies blocks, device and colocation scopes."""
     for c_op in c_ops:
+        _mark_name_used(graph, graph._op_from_c(c_op).name)
+    for c_op in c_ops:
         op = graph._op_from_c(c_op)
-        _mark_name_used(graph, op.name)
         deps = graph._control_dependencies_for_inputs([t.op for t in op.inputs])
         if deps:
             op._add_control_inputs(deps)
@@ -213,7 +242,8 @@ def _mark_reached(from_ops):
     return reached
 
 
-def _pending_count(to_ops, from_ops):
+def _pending_count(to_ops, from_ops, colocate=False):
+    """(to_ops reachable from from_ops, pending counts, v1 loop state or None)."""
     reached = _mark_reached(from_ops)
     reachable_to_ops = set(op for op in to_ops if op in reached)
     between, between_list = set(), []
@@ -225,12 +255,28 @@ def _pending_count(to_ops, from_ops):
             between_list.append(op)
             reached.remove(op)
             queue.extend(t.op for t in op.inputs)
+    loop_state = None
+    if any(_is_loop_exit(op) for op in between_list):
+        from minitf.ops import control_flow_state
+        loop_state = control_flow_state.MaybeCreateControlFlowState(between_list, between,
+                                                                    colocate)
     pending = collections.defaultdict(int)
     for op in between_list:
         for t in op.inputs:
             if t.op in between:
                 pending[t.op] += 1
-    return reachable_to_ops, pending
+    return reachable_to_ops, pending, loop_state
+
+
+def _is_loop_exit(op):
+    return op.type in ("Exit", "RefExit")
+
+
+def _is_loop_switch(op):
+    if op.type not in ("Switch", "RefSwitch"):
+        return False
+    from minitf.ops import control_flow_util
+    return control_flow_util.IsLoopSwitch(op)
 
 
 def _stop_ops(from_ops, stop_gradient_ops, pending):
@@ -240,8 +286,13 @@ def _stop_ops(from_ops, stop_gradient_ops, pending):
 
 
 def _set_grad(grads, t, grad):
-    op_grads = grads.setdefault(t.op, [[] for _ in t.op.outputs])
-    op_grads[t.value_index].append(grad)
+    op_grads = grads.get(t.op)
+    if not op_grads:
+        op_grads = grads[t.op] = [[] for _ in t.op.outputs]
+    if isinstance(op_grads[t.value_index], list):
+        op_grads[t.value_index].append(grad)
+    else:  # a loop Switch seen again from its loop body: the new gradient replaces
+        op_grads[t.value_index] = grad
 
 
 def _default_grad_ys(grad_ys, ys, colocate):
@@ -335,7 +386,7 @@ def _aggregate_slices(terms):
     return IndexedSlices(values, indices, terms[0].dense_shape)
 
 
-def _aggregated_grads(grads, op, aggregation_method):
+def _aggregated_grads(grads, op, aggregation_method, loop_state=None):
     if aggregation_method is None:
         aggregation_method = AggregationMethod.DEFAULT
     valid = [AggregationMethod.ADD_N, AggregationMethod.EXPERIMENTAL_TREE,
@@ -346,6 +397,8 @@ def _aggregated_grads(grads, op, aggregation_method):
     out_grads = grads.get(op) or [[] for _ in op.outputs]
     grads[op] = out_grads
     for i, terms in enumerate(out_grads):
+        if loop_state and isinstance(terms, (ops.Tensor, IndexedSlices)):
+            continue  # a loop Switch's gradient, already aggregated on the first visit
         terms = [t for t in terms if t is not None]
         if not terms:
             out_grads[i] = None
@@ -444,22 +497,33 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
         to_ops = [t.op for t in ys]
         from_ops = [t.op for t in xs]
         stop_gradient_ops = [t.op for t in stop_gradients]
-        reachable_to_ops, pending = _pending_count(to_ops, from_ops)
+        reachable_to_ops, pending, loop_state = _pending_count(
+            to_ops, from_ops, colocate_gradients_with_ops)
         grads = {}
         for y, grad_y in zip(ys, grad_ys):
             _set_grad(grads, y, grad_y)
         queue = collections.deque()
-        seen = set()
+        to_ops_set = set()
         for op in to_ops:
-            if pending[op] == 0 and op not in seen and op in reachable_to_ops:
-                seen.add(op)
+            if pending[op] == 0 and op not in to_ops_set and op in reachable_to_ops:
+                to_ops_set.add(op)
                 queue.append(op)
+        if loop_state:
+            for y in loop_state.ProcessUnusedLoopExits(pending, to_ops_set):
+                if _is_trainable(y):
+                    _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+                    queue.append(y.op)
         stop_ops = _stop_ops(from_ops, stop_gradient_ops, pending)
         while queue:
             op = queue.popleft()
             with _maybe_colocate_with(op, colocate_gradients_with_ops):
-                out_grads = _aggregated_grads(grads, op, aggregation_method)
-                in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients)
+                if loop_state:
+                    loop_state.EnterGradWhileContext(op, before=True)
+                out_grads = _aggregated_grads(grads, op, aggregation_method, loop_state)
+                if loop_state:
+                    loop_state.ExitGradWhileContext(op, before=True)
+                in_grads = _backprop_op(op, out_grads, stop_ops, gate_gradients, loop_state,
+                                        from_ops)
                 for t_in, in_grad in zip(op.inputs, in_grads):
                     if in_grad is None:
                         continue
@@ -474,23 +538,114 @@ def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_op
                                 (op.name, list(op.inputs).index(t_in), t_in.shape,
                                  in_grad.shape))
                     _set_grad(grads, t_in, in_grad)
-            for t in op.inputs:
-                pending[t.op] -= 1
-                if pending[t.op] == 0:
-                    queue.append(t.op)
+                if loop_state:
+                    loop_state.ExitGradWhileContext(op, before=False)
+            _update_pending_and_enqueue(grads, op, queue, pending, loop_state)
+        if loop_state:
+            loop_state.PostProcessing()
     return [_get_grad(grads, x, unconnected_gradients) for x in xs]
 
 
-def _backprop_op(op, out_grads, stop_ops, gate_gradients):
-    has_out_grads = any(g is not None for g in out_grads)
-    if not has_out_grads or op in stop_ops:
-        return [None] * len(op.inputs)
-    fn, grad_type = _gradient_function(op)
-    if fn is _NO_FN:
+def _has_any_not_none_grads(grads, op):
+    for g in grads.get(op) or []:
+        if isinstance(g, (ops.Tensor, IndexedSlices)):
+            return True
+        if g and isinstance(g, list) and any(x is not None for x in g):
+            return True
+    return False
+
+
+def _update_pending_and_enqueue(grads, op, queue, pending, loop_state):
+    """Decrements the pending counts of op's inputs and queues the ready ones.
+    In a v1 loop a loop Switch is ready at once (its second visit closes the
+    gradient loop), and a loop's Exits are held back until all of them are
+    ready: then those with gradients go first and the others get zeros."""
+    for x in op.inputs:
+        pending[x.op] -= 1
+        ready = pending[x.op] == 0
+        if loop_state and not ready:
+            ready = pending[x.op] > 0 and _is_loop_switch(x.op)
+        if not ready:
+            continue
+        if loop_state and _is_loop_exit(x.op):
+            grad_state = loop_state.GetGradState(x.op, before=False)
+            grad_state.deferred_exits.append(x)
+            grad_state.pending_exits_count -= 1
+            if grad_state.pending_exits_count == 0:
+                has_not_none_grad = False
+                for y in grad_state.deferred_exits:
+                    if _has_any_not_none_grads(grads, y.op):
+                        has_not_none_grad = True
+                        queue.append(y.op)
+                    else:
+                        grad_state.unused_exits.append(y)
+                if has_not_none_grad:
+                    for y in grad_state.unused_exits:
+                        if _is_trainable(y):
+                            _set_grad(grads, y, loop_state.ZerosLikeForExit(y))
+                        queue.append(y.op)
+                else:
+                    for y in grad_state.unused_exits:
+                        queue.append(y.op)
+        else:
+            queue.append(x.op)
+
+
+def _raise_no_grad_wrt_initial_loop_val(op, from_ops):
+    target, queue, visited = None, collections.deque([op]), set()
+    while queue:
+        cur = queue.popleft()
+        if cur in visited:
+            continue
+        visited.add(cur)
+        if cur in from_ops:
+            target = cur
+            break
+        queue.extend(t.op for t in cur.inputs)
+    raise ValueError("Cannot compute gradient inside while loop with respect to op '%s'. We do "
+                     "not support taking the gradient wrt or through the initial value of a "
+                     "loop variable. Gradients can be computed through loop invariants or wrt "
+                     "the input parameters to the loop body." % (target.name if target else op.name))
+
+
+def _switched_variable(op, i):
+    """A cond Switch of a variable handle: its untaken side gets zeros of the
+    variable's shape (TF's supports_default_grad holds: the handle has shape data)."""
+    if op.type not in ("Switch", "RefSwitch"):
+        return False
+    t = op.inputs[0]
+    while t.op.type in ("Switch", "Identity", "Enter"):
+        t = t.op.inputs[0]
+    return t.op.type == "VarHandleOp"
+
+
+def _zeros_for_missing(op, i, loop_state):
+    """Zeros standing for output i's missing gradient (None for a loop Switch)."""
+    if loop_state:
+        return loop_state.ZerosLikeV1WhileLoop(op, i)
+    if op.type in ("Switch", "RefSwitch"):
+        from minitf.ops import control_flow_state
+        return control_flow_state.ZerosLike(op, i)
+    return _zeros_like_output(op, i)
+
+
+def _backprop_op(op, out_grads, stop_ops, gate_gradients, loop_state=None, from_ops=()):
+    has_out_grads = any(isinstance(g, (ops.Tensor, IndexedSlices)) or g for g in out_grads)
+    fn = grad_type = None
+    if has_out_grads and op not in stop_ops:
+        fn, grad_type = _gradient_function(op)
+    if loop_state:
+        loop_state.EnterGradWhileContext(op, before=False)
+    ctxt = op._get_control_flow_context()
+    if op.type in ("Switch", "RefSwitch") and ctxt is not None and ctxt.IsWhileContext() and \
+            ctxt == op.graph._get_control_flow_context():
+        _raise_no_grad_wrt_initial_loop_val(op, from_ops)
+    if not has_out_grads or op in stop_ops or fn is _NO_FN:
         return [None] * len(op.inputs)
     for i, g in enumerate(out_grads):
-        if g is None and _is_trainable(op.outputs[i]) and op.outputs[i].dtype != dtypes.resource:
-            out_grads[i] = _zeros_like_output(op, i)
+        if g is None and _is_trainable(op.outputs[i]) and (
+                op.outputs[i].dtype != dtypes.resource or _switched_variable(op, i)):
+            out_grads[i] = _zeros_for_missing(op, i, loop_state)
     with ops.name_scope(op.name + "_grad"):
         if fn is None:
             in_grads = _c_gradient(op, grad_type, out_grads)

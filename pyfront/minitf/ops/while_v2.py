@@ -389,10 +389,5 @@ def _grad_body_function(body, bg, acc_values, inv, body_name):
     return name, opers, out_for
 
 
-def _register_gradients():
-    from minitf.ops import gradients_impl
-    for op_type in ("While", "StatelessWhile"):
-        gradients_impl.RegisterGradient(op_type)(_while_grad)
-
-
-_register_gradients()
+# minitf's own gradients of these ops (gradients_impl loads them on first use).
+GRADIENTS = {op_type: _while_grad for op_type in ("While", "StatelessWhile")}

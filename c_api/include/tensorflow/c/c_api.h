@@ -69,17 +69,17 @@ TF_CAPI_EXPORT extern void TF_DeleteGraph(TF_Graph*);
  * the rank (else TF_INVALID_ARGUMENT). */
 TF_CAPI_EXPORT extern int TF_GraphGetTensorNumDims(TF_Graph* graph, TF_Output output,
                                                    TF_Status* status);
-/* Makes input `dst` read `new_src` instead of what it reads now (how a
- * TF1 loop's Merge gets its NextIteration back edge, and how a gradient
- * reads a saved value). The dtypes must agree: TF_INVALID_ARGUMENT in
- * TensorFlow's wording otherwise, and for an out-of-range input or an
- * output of another graph. Shapes are not re-inferred. Not thread-safe
- * against other construction on the graph. */
-TF_CAPI_EXPORT extern void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst,
-                                         TF_Status* status);
-
 TF_CAPI_EXPORT extern void TF_GraphGetTensorShape(TF_Graph* graph, TF_Output output,
                                                   int64_t* dims, int num_dims, TF_Status* status);
+/* Makes input `dst` consume `new_src` instead of its current source (the back
+ * edge of a while loop: NextIteration -> Merge, added after both exist).
+ * dst's output shapes are not re-inferred. Errors: TF_OUT_OF_RANGE for an
+ * index past the outputs of new_src or the inputs of dst, TF_INVALID_ARGUMENT
+ * for a dtype that does not fit dst's input or a static shape incompatible
+ * with the current source's. Not thread-safe against concurrent construction
+ * of the same graph; sessions that ran the graph build new plans. */
+TF_CAPI_EXPORT extern void TF_UpdateEdge(TF_Graph* graph, TF_Output new_src, TF_Input dst,
+                                         TF_Status* status);
 /* Refines the static shape of `output` (num_dims -1 = unknown rank). The new
  * shape is merged with the known one; an incompatible shape gives
  * TF_INVALID_ARGUMENT and leaves the graph unchanged. */

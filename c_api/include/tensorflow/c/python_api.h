@@ -22,6 +22,11 @@ extern "C" {
 TF_CAPI_EXPORT extern void MT_AddControlInput(TF_Graph* graph, TF_Operation* op,
                                               TF_Operation* input, TF_Status* status);
 
+/* Drops every control input of `op` (TensorFlow's RemoveAllControlInputs:
+ * a v1 control-flow context keeps only the control inputs of its own loop). */
+TF_CAPI_EXPORT extern void MT_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op,
+                                                     TF_Status* status);
+
 /* Replaces (or adds) attr `attr_name` of `op` with a serialized AttrValue.
  * TF_INVALID_ARGUMENT for unparseable bytes; the op is unchanged then. */
 TF_CAPI_EXPORT extern void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name,
