@@ -29,7 +29,7 @@
   X(data_flow)    /* DynamicStitch */                                              \
   X(list)         /* TensorList ops (DT_VARIANT lists) */                          \
   X(tensor_array) /* TensorArrayV3 family (per-step resources) */                  \
-  X(stack)        /* StackV2 family */                                             \
+  X(stack)        /* StackV2 and Stack families */                                 \
   X(summary)      /* ScalarSummary, HistogramSummary, ... */                \
   X(gradient)     /* BroadcastGradientArgs */                                 \
   X(training)     /* ResourceApply<Optimizer> */                             \

@@ -1,7 +1,10 @@
 /* Stack ops, TensorFlow 2.21's StackV2 family (data_flow_ops.cc,
  * stack_ops.cc): v1 while-loop gradients save forward values on a stack
  * and pop them in the backward loop. The stack is a resource its handle
- * keeps alive (TensorFlow keeps it in the step's container). swap_memory
+ * keeps alive (TensorFlow keeps it in the step's container). The legacy
+ * Stack/StackPush/StackPop/StackClose (graphs written before StackV2) take
+ * a Ref(string) handle: here a ref variable of the session, one per Stack
+ * node, holding the resource handle of the stack its latest run made. swap_memory
  * (move to host memory) has no meaning on a CPU-only runtime and is
  * accepted. Messages are TensorFlow's, the stack named
  * "<stack_name or node name>_<n>". */
@@ -140,11 +143,82 @@ static void stack_close_v2_kernel(mt_kernel_ctx* ctx) {
   pthread_mutex_unlock(&st->mu);
 }
 
+/* ---- the legacy ref-handle forms ---- */
+
+/* The stack a Ref(string) handle (input 0) names. */
+static mt_stack* ref_input_stack(mt_kernel_ctx* ctx) {
+  mt_var* v = mt_ref_var(ctx->inputs[0]);
+  mt_stack* st = NULL;
+  if (v) {
+    pthread_mutex_lock(&v->mu);
+    const mt_resource_handle* h =
+        v->value && v->value->dtype == TF_RESOURCE ? mt_resource_get(v->value, ctx->status) : NULL;
+    if (h && h->obj && h->obj->type_name == stack_type_name) st = (mt_stack*)h->obj;
+    pthread_mutex_unlock(&v->mu);
+  }
+  if (!st && mt_ok(ctx->status))
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Input handle of node '%s' is not a stack",
+                   ctx->op->name);
+  return st;
+}
+
+/* Stack: a new unbounded stack each run, kept by the node's ref variable. */
+static void stack_kernel(mt_kernel_ctx* ctx) {
+  TF_Tensor* max = mt_tensor_new(TF_INT32, NULL, 0, ctx->status);
+  if (!max) return;
+  *(int32_t*)mt_tensor_data(max) = -1;
+  TF_Tensor* in[1] = {max};
+  TF_Tensor* handle[1] = {NULL};
+  mt_kernel_ctx sub = *ctx;
+  sub.inputs = in;
+  sub.outputs = handle;
+  stack_v2_kernel(&sub);
+  mt_tensor_free(max);
+  char* key = NULL;
+  if (handle[0] && asprintf(&key, "_stacks/%s", ctx->op->name) < 0) key = NULL;
+  mt_var* v = key ? mt_state_ref_var(ctx->state, key, TF_STRING, ctx->status) : NULL;
+  free(key);
+  if (v) {
+    pthread_mutex_lock(&v->mu);
+    mt_tensor_free(v->value);
+    v->value = handle[0];
+    handle[0] = NULL;
+    pthread_mutex_unlock(&v->mu);
+    ctx->outputs[0] = mt_ref_tensor_new(v, TF_STRING, ctx->status);
+  } else if (mt_ok(ctx->status)) {
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM creating a stack");
+  }
+  mt_tensor_free(handle[0]);
+}
+
+/* The V2 kernel run on the stack a ref handle names. */
+static void with_ref_stack(mt_kernel_ctx* ctx, void (*kernel)(mt_kernel_ctx*)) {
+  mt_stack* st = ref_input_stack(ctx);
+  if (!st) return;
+  TF_Tensor* handle = mt_resource_tensor_obj("_stacks", st->name, &st->base, ctx->status);
+  if (!handle) return;
+  TF_Tensor* in[2] = {handle, ctx->ninputs > 1 ? ctx->inputs[1] : NULL};
+  mt_kernel_ctx sub = *ctx;
+  sub.inputs = in;
+  kernel(&sub);
+  mt_tensor_free(handle);
+}
+
+static void stack_push_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_push_v2_kernel); }
+static void stack_pop_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_pop_v2_kernel); }
+static void stack_close_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_close_v2_kernel); }
+
 static void stack_v2_shape(mt_shape_ctx* ctx) {
   if (mt_shape_with_rank(ctx, 0, 0)) ctx->out[0] = mt_shape_scalar();
 }
 
 static void push_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[1]; }
+
+/* A legacy handle is a string pair, as TensorFlow's TwoElementOutput. */
+static void stack_shape(mt_shape_ctx* ctx) {
+  const int64_t two = 2;
+  ctx->out[0] = mt_shape_make(&two, 1);
+}
 
 static const mt_op_spec stack_specs[] = {
     {.name = "StackV2", .inputs = "max_size: int32", .outputs = "handle: resource",
@@ -157,6 +231,15 @@ static const mt_op_spec stack_specs[] = {
      .attrs = "elem_type: type", .kernel = stack_pop_v2_kernel, .flags = MT_OP_STATEFUL},
     {.name = "StackCloseV2", .inputs = "handle: resource", .kernel = stack_close_v2_kernel,
      .flags = MT_OP_STATEFUL},
+    {.name = "Stack", .outputs = "handle: Ref(string)",
+     .attrs = "elem_type: type; stack_name: string = ''", .shape = stack_shape,
+     .kernel = stack_kernel, .flags = MT_OP_STATEFUL},
+    {.name = "StackPush", .inputs = "handle: Ref(string), elem: T", .outputs = "output: T",
+     .attrs = "T: type; swap_memory: bool = false", .shape = push_shape,
+     .kernel = stack_push_kernel},
+    {.name = "StackPop", .inputs = "handle: Ref(string)", .outputs = "elem: elem_type",
+     .attrs = "elem_type: type", .kernel = stack_pop_kernel},
+    {.name = "StackClose", .inputs = "handle: Ref(string)", .kernel = stack_close_kernel},
 };
 
 void mt_register_stack_ops(void) {
