@@ -21,7 +21,8 @@ def main():
     assert tf.control_flow_v2_enabled()
     tf_fixture.write("rnn_expected.json", {
         "cases": {n: rnn_cases.run_case(tf, n, grads=n in rnn_cases.GRAD_CASES)
-                  for n in rnn_cases.CASES}})
+                  for n in rnn_cases.CASES},
+        "errors": {n: f(tf) for n, f in rnn_cases.ERRORS.items()}})
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ variable and the inputs. tools/gen_rnn_expected.py writes TensorFlow's to
 tests/fixtures/rnn_expected.json; tests/python/test_rnn.py replays them on minitf."""
 import numpy as np
 
-from state_cases import val
+from state_cases import error_of, val
 
 
 def fixed_value(shape, k):
@@ -94,6 +94,30 @@ def _static_bidirectional(tf):
     return outs + [sfw, sbw], {"x%d:0" % i: _inputs([2, 2], i) for i in range(3)}, xs
 
 
+def _gru_bidirectional_lengths(tf):
+    x = tf.placeholder(tf.float32, [3, 4, 2], name="x")
+    (fw, bw), (sfw, sbw) = tf.nn.bidirectional_dynamic_rnn(
+        tf.nn.rnn_cell.GRUCell(2), tf.nn.rnn_cell.GRUCell(3), x, sequence_length=[4, 1, 2],
+        dtype=tf.float32, scope="birnn")
+    return [fw, bw, sfw, sbw], {"x:0": _inputs([3, 4, 2])}, [x]
+
+
+def _static_bidirectional_lengths(tf):
+    xs = [tf.placeholder(tf.float32, [2, 2], name="x%d" % i) for i in range(3)]
+    outs, sfw, sbw = tf.nn.static_bidirectional_rnn(
+        tf.nn.rnn_cell.BasicRNNCell(2), tf.nn.rnn_cell.BasicRNNCell(2), xs, dtype=tf.float32,
+        sequence_length=tf.constant([3, 2], tf.int64))
+    return outs + [sfw, sbw], {"x%d:0" % i: _inputs([2, 2], i) for i in range(3)}, xs
+
+
+def _reverse_sequence(tf):
+    x = tf.placeholder(tf.float32, [2, 4, 3], name="x")
+    r = tf.reverse_sequence(x, [3, 1], seq_axis=1, batch_axis=0)
+    t = tf.reverse_sequence(tf.transpose(x, [1, 0, 2]), tf.constant([4, 2], tf.int64),
+                            seq_dim=0, batch_dim=1, name="rs_t")
+    return [r, t], {"x:0": _inputs([2, 4, 3])}, [x]
+
+
 def _compat_v1_cells(tf):
     cell = tf.compat.v1.nn.rnn_cell.LSTMCell(3, num_proj=2)
     st = cell.zero_state(4, tf.float32)
@@ -108,8 +132,12 @@ CASES = {
     "lstm_peephole_projection": _lstm_peephole_projection, "wrappers": _wrappers,
     "lstm_state_not_tuple": _lstm_state_not_tuple,
     "static_bidirectional": _static_bidirectional, "compat_v1_cells": _compat_v1_cells,
+    "gru_bidirectional_lengths": _gru_bidirectional_lengths,
+    "static_bidirectional_lengths": _static_bidirectional_lengths,
+    "reverse_sequence": _reverse_sequence,
 }
-GRAD_CASES = ("lstm2_dynamic", "gru_bidirectional", "static_basic_lstm")
+GRAD_CASES = ("lstm2_dynamic", "gru_bidirectional", "static_basic_lstm",
+              "gru_bidirectional_lengths", "reverse_sequence")
 
 
 def _flat(xs):
@@ -142,3 +170,22 @@ def run_case(tf, name, grads=False):
             if grads:
                 result["grads"] = [val(v) for v in sess.run(grad_ts, feed)]
     return result
+
+
+def _reverse_sequence_errors(tf):
+    """[class, message] of ReverseSequence's construction and run-time errors."""
+    out = []
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2, 3], name="x")
+        n = tf.placeholder(tf.int32, [None], name="n")
+        out.append(error_of(lambda: tf.reverse_sequence(x, [1, 1], seq_axis=2)))
+        out.append(error_of(lambda: tf.reverse_sequence(x, [1, 1, 1], seq_axis=1)))
+        r = tf.reverse_sequence(x, n, seq_axis=1, name="rs")
+        with tf.Session() as sess:
+            for lens in ([1, 4], [1, -1], [1, 2, 3]):
+                out.append(error_of(lambda: sess.run(r, {x: np.ones([2, 3]), n: lens})))
+    return out
+
+
+ERRORS = {"reverse_sequence": _reverse_sequence_errors}

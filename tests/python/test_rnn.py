@@ -16,7 +16,8 @@ import rnn_cases
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "..", "fixtures", "rnn_expected.json")) as f:
-    EXPECTED = json.load(f)["cases"]
+    FIXTURE = json.load(f)
+EXPECTED = FIXTURE["cases"]
 
 
 def _close(got, want, what):
@@ -39,9 +40,17 @@ def test_rnn_matches_tensorflow(name):
     assert got["ops"] == want["ops"]
 
 
-def test_static_rnn_gradients_match_tensorflow():
-    got = rnn_cases.run_case(tf, "static_basic_lstm", grads=True)
-    _close(got["grads"], EXPECTED["static_basic_lstm"]["grads"], "grads")
+@pytest.mark.parametrize("name", ["static_basic_lstm", "reverse_sequence"])
+def test_gradients_without_loops_match_tensorflow(name):
+    # The dynamic_rnn cases' gradients (also in the fixture) cross a While, whose v2
+    # gradient is not built yet.
+    got = rnn_cases.run_case(tf, name, grads=True)
+    _close(got["grads"], EXPECTED[name]["grads"], name + ".grads")
+
+
+@pytest.mark.parametrize("name", sorted(rnn_cases.ERRORS))
+def test_errors_match_tensorflow(name):
+    assert rnn_cases.ERRORS[name](tf) == FIXTURE["errors"][name]
 
 
 def test_namespaces_and_state_tuple():
