@@ -78,7 +78,8 @@ asan-pytest: build/asan/libc_api.so
 	$(PYTHON) -m pytest -q -p no:cacheprovider tests/python/test_goldens.py tests/python/test_summary_image.py \
 	  tests/python/test_state_ops.py tests/python/test_gradient_goldens.py tests/python/test_second_order.py \
 	  tests/python/test_training_ops.py tests/python/test_optimizers.py tests/python/test_bn_second_order.py \
-	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py
+	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py \
+	  tests/python/test_rnn.py tests/python/test_functional_ops.py
 
 clean:
 	rm -rf build

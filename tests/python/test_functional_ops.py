@@ -67,3 +67,14 @@ def test_map_fn_runs_as_one_while_without_unrolling():
             np.testing.assert_allclose(sess.run(y, {p: big}), big * big + 1.0)
         assert len(g.get_operations()) == n_ops
         assert [op.type for op in g.get_operations()].count("StatelessWhile") == 1
+
+
+def test_lone_tensor_array_loop_variable_comes_back_as_tensor_array():
+    g = tf.Graph()
+    with g.as_default():
+        ta = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+        out = tf.while_loop(lambda t: t.size() < 3, lambda t: t.write(t.size(), t.size() * 7),
+                            [ta])
+        assert isinstance(out, tf.TensorArray)
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(out.stack()), [0, 7, 14])

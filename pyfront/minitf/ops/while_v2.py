@@ -130,7 +130,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     packed = _user_args(orig, loop_outs, flat_orig, as_tuple=False)
     if return_same_structure:
         return packed
-    return loop_outs[0] if len(loop_outs) == 1 else packed
+    flat_packed = nest.flatten(packed)  # a lone TensorArray comes back as one
+    return flat_packed[0] if len(flat_packed) == 1 else packed
 
 
 def _flow_of(x):
