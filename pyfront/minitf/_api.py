@@ -157,3 +157,9 @@ def executing_eagerly():
 from minitf.ops.control_flow_util import (  # noqa: F401,E402
     control_flow_v2_enabled, disable_control_flow_v2, enable_control_flow_v2)
 from minitf.ops.tensor_array_ops import TensorArray  # noqa: F401,E402
+
+# --- functional ops (map_fn, scan, folds, case) ---
+from minitf.ops.control_flow_ops import case  # noqa: F401,E402
+from minitf.ops.functional_ops import foldl, foldr, scan  # noqa: F401,E402
+from minitf.ops.map_fn import map_fn  # noqa: F401,E402
+from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402

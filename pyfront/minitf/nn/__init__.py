@@ -15,3 +15,9 @@ from minitf.ops.nn_conv import (  # noqa: F401,E402
 
 # --- elementwise aliases (e.g. sigmoid, tanh) ---
 from minitf.ops.math_ops import sigmoid, tanh  # noqa: F401,E402
+
+# --- RNNs (cells, dynamic_rnn, static_rnn, bidirectional) and dropout ---
+from minitf.nn import rnn_cell  # noqa: F401,E402
+from minitf.ops.nn_ops import dropout  # noqa: F401,E402
+from minitf.ops.rnn import (  # noqa: F401,E402
+    bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn)

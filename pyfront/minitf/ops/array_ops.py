@@ -637,3 +637,26 @@ def dynamic_stitch(indices, data, name=None):
     occurrences of an index win. InvalidArgumentError for mismatched shapes or a negative
     index."""
     return _op("DynamicStitch", indices=list(indices), data=list(data), name=name)
+
+
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002
+                     seq_dim=None, batch_dim=None):
+    """Reverses the first seq_lengths[b] slices along seq_axis of each entry b along
+    batch_axis, leaving the rest (tf.compat.v1.reverse_sequence; op ReverseSequence).
+
+    Args: input; seq_lengths int32/int64 vector of length input.shape[batch_axis], each
+    <= input.shape[seq_axis]; seq_axis (seq_dim, deprecated) required; batch_axis
+    (batch_dim, deprecated) default 0.
+    Returns a tensor like input. Raises ValueError at construction for axes out of range;
+    InvalidArgumentError at run time for bad lengths (TensorFlow's messages).
+    """
+    if seq_axis is not None and seq_dim is not None:
+        raise ValueError("Cannot specify both 'seq_axis' and 'seq_dim'")
+    if batch_axis is not None and batch_dim is not None:
+        raise ValueError("Cannot specify both 'batch_axis' and 'batch_dim'")
+    seq_axis = seq_dim if seq_axis is None else seq_axis
+    batch_axis = batch_dim if batch_axis is None else batch_axis
+    # TensorFlow converts Python lengths to int32 (not Tlen's default int64).
+    tlen = None if isinstance(seq_lengths, ops.Tensor) else dtypes.int32
+    return _op("ReverseSequence", input=input, seq_lengths=seq_lengths, seq_dim=seq_axis,
+               batch_dim=batch_axis, Tlen=tlen, name=name)

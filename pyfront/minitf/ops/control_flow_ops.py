@@ -185,3 +185,98 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                                parallel_iterations=parallel_iterations,
                                maximum_iterations=maximum_iterations, name=name,
                                return_same_structure=return_same_structure, back_prop=back_prop)
+
+
+def _case_verify_and_canonicalize_args(pred_fn_pairs, exclusive, name):
+    """(predicates, actions) from a list/tuple of (pred, fn) pairs or a dict
+    (sorted by the predicates' names, as TensorFlow in graph mode)."""
+    import collections
+    from minitf.framework import dtypes
+    if not isinstance(pred_fn_pairs, (list, tuple, dict)):
+        raise TypeError("'pred_fn_pairs' must be a list, tuple, or dict. Received: %s"
+                        % type(pred_fn_pairs))
+    if isinstance(pred_fn_pairs, collections.OrderedDict):
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    elif isinstance(pred_fn_pairs, dict):
+        pred_fn_pairs = sorted(pred_fn_pairs.items(), key=lambda item: item[0].name)
+    for pair in pred_fn_pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError("Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {}."
+                            .format(pair))
+        pred, fn = pair
+        if isinstance(pred, ops.Tensor):
+            if pred.dtype != dtypes.bool:
+                raise TypeError("pred must be Tensor of type bool: %s" % pred.name)
+        else:
+            raise TypeError("pred must be a Tensor, got: %s" % pred)
+        if not callable(fn):
+            raise TypeError("fn for pred %s must be callable." % pred.name)
+    predicates, actions = zip(*pred_fn_pairs)
+    return predicates, actions
+
+
+def _assert_at_most_n_true(predicates, n, msg):
+    """An Assert that at most `n` of the bool scalars `predicates` are true
+    (TensorFlow's control_flow_case._assert_at_most_n_true)."""
+    from minitf.framework import dtypes
+    from minitf.framework.constant_op import constant
+    from minitf.ops import array_ops, logging_ops, math_ops
+    preds_c = array_ops.stack(predicates, name="preds_c")
+    num_true = math_ops.reduce_sum(math_ops.cast(preds_c, dtypes.int32), name="num_true_conds")
+    condition = math_ops.less_equal(num_true, constant(n, name="n_true_conds"))
+    preds_names = ", ".join(getattr(p, "name", "?") for p in predicates)
+    error_msg = ["%s: more than %d conditions (%s) evaluated as True:" % (msg, n, preds_names),
+                 preds_c]
+    return logging_ops.Assert(condition, data=error_msg, summarize=len(predicates))
+
+
+def _case_create_default_action(predicates, actions):
+    """Without a default the last pair is taken when no earlier predicate holds;
+    it asserts that its own predicate holds and no other does."""
+    from minitf.ops import array_ops, logging_ops
+    k = len(predicates) - 1
+    predicate, action = predicates[k], actions[k]
+    other_predicates, other_actions = predicates[:k], actions[:k]
+
+    def default_action():
+        others_msg = ("Implementation error: selected default action #%d was called, but some "
+                      "of other predicates are True: " % k)
+        default_msg = ("Input error: None of conditions evaluated as True:",
+                       array_ops.stack(predicates, name="preds_c"))
+        with ops.control_dependencies([
+                _assert_at_most_n_true(other_predicates, n=0, msg=others_msg),
+                logging_ops.Assert(predicate, data=default_msg)]):
+            return action()
+    return default_action, other_predicates, other_actions
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The function of the first true predicate (tf.compat.v1.case).
+
+    Args:
+      pred_fn_pairs: a list/tuple of (bool scalar Tensor, callable) pairs, or a
+        dict {pred: callable} (ordered by the predicates' names).
+      default: callable run when no predicate holds; without it the last pair
+        acts as the default and asserts that its predicate holds.
+      exclusive: also assert at run time that at most one predicate holds
+        (InvalidArgumentError "Input error: exclusive=True: more than 1
+        conditions (...) evaluated as True:").
+      strict: passed to tf.cond. name: scope ("case").
+    Returns: the chosen function's result (all functions return the same structure).
+    Raises: TypeError for malformed pairs (TensorFlow's wording).
+    Built as nested tf.cond calls, the first predicate outermost: case/cond,
+    and inside its false branch the next cond.
+    """
+    import functools
+    predicates, actions = _case_verify_and_canonicalize_args(pred_fn_pairs, exclusive, name)
+    with ops.name_scope(name, "case", [predicates]):
+        if default is None:
+            default, predicates, actions = _case_create_default_action(predicates, actions)
+        fn = default
+        for predicate, action in reversed(list(zip(predicates, actions))):
+            fn = functools.partial(cond, predicate, true_fn=action, false_fn=fn, strict=strict)
+        if exclusive:
+            with ops.control_dependencies([
+                    _assert_at_most_n_true(predicates, n=1, msg="Input error: exclusive=True")]):
+                return fn()
+        return fn()

@@ -336,3 +336,55 @@ def bias_add(value, bias, data_format=None, name=None):
         bias = ops.convert_to_tensor(bias, dtype=value.dtype, name="bias")
         kw = {} if data_format is None else {"data_format": data_format}
         return outputs_of(apply_op("BiasAdd", value=value, bias=bias, name=name, **kw))
+
+
+def dropout_v2(x, rate, noise_shape=None, seed=None, name=None):
+    """x with each element zeroed with probability `rate` and the rest scaled by
+    1 / (1 - rate) (tf.nn.dropout in TF2; TF 2.21's op sequence: Mul or RealDiv,
+    RandomUniform, GreaterEqual, SelectV2).
+
+    Args: x floating tensor; rate float in [0, 1) or scalar tensor; noise_shape
+    (default shape(x)); seed. A float rate of 0 returns x.
+    Raises ValueError for a float rate outside [0, 1) or a non-floating x.
+    """
+    import numbers
+    from minitf.framework import constant_op
+    from minitf.ops import array_ops, math_ops, random_ops
+    with ops.name_scope(name, "dropout", [x]) as name:
+        is_rate_number = isinstance(rate, numbers.Real)
+        if is_rate_number and (rate < 0 or rate >= 1):
+            raise ValueError("`rate` must be a scalar tensor or a float in the range [0, 1). "
+                             "Received: rate=%s" % rate)
+        x = ops.convert_to_tensor(x, name="x")
+        if not x.dtype.is_floating:
+            raise ValueError("`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                             "Received: x_dtype=%s" % x.dtype)
+        if is_rate_number and rate == 0:
+            return x
+        if not isinstance(rate, ops.Tensor):
+            scale = ops.convert_to_tensor(1 / (1 - rate), dtype=x.dtype)
+            ret = _op("Mul", x=x, y=scale)
+        else:
+            if rate.dtype != x.dtype:
+                rate = _op("Cast", x=rate, DstT=x.dtype, name="rate")
+            one = constant_op.constant(1, dtype=x.dtype)
+            ret = _op("RealDiv", x=x, y=_op("Sub", x=one, y=rate))
+        shape = array_ops.shape(x) if noise_shape is None else noise_shape
+        random_tensor = random_ops.random_uniform(shape=shape, seed=seed, dtype=x.dtype)
+        keep_mask = random_tensor >= rate
+        zero = constant_op.constant(0, dtype=x.dtype)
+        ret = math_ops.where_v2(keep_mask, ret, zero)
+        ret.set_shape(x.shape)
+        return ret
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """tf.compat.v1.nn.dropout: dropout_v2 with rate = 1 - keep_prob (give one of them).
+    Raises ValueError when neither or both are given."""
+    if keep_prob is not None and rate is not None:
+        raise ValueError("Cannot specify both 'rate' and 'keep_prob'.")
+    if keep_prob is not None:
+        rate = 1. - keep_prob
+    if rate is None:
+        raise ValueError("You must provide a rate to dropout. Received: rate=%s" % rate)
+    return dropout_v2(x, rate, noise_shape=noise_shape, seed=seed, name=name)

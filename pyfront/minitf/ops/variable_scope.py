@@ -15,6 +15,7 @@ semantics (tensorflow/python/ops/variable_scope.py) in graph mode.
   existing variable with reuse False, or getting a missing one with reuse True, raises
   TensorFlow's ValueError.
 """
+import contextlib
 import enum
 import functools
 import inspect
@@ -90,7 +91,8 @@ class _VariableStore:
                 name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
                 collections=collections, validate_shape=validate_shape,
-                constraint=constraint, use_resource=use_resource)
+                constraint=constraint, use_resource=use_resource,
+                caching_device=caching_device)
 
         if trainable is None:
             trainable = True
@@ -112,7 +114,8 @@ class _VariableStore:
 
     def _get_single_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None,
                              regularizer=None, reuse=None, trainable=True, collections=None,
-                             validate_shape=True, constraint=None, use_resource=None):
+                             validate_shape=True, constraint=None, use_resource=None,
+                             caching_device=None):
         from_value = initializer is not None and not callable(initializer)
         if shape is not None and from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -130,25 +133,32 @@ class _VariableStore:
                 raise ValueError("Variable %s did not get an initializer, so its `shape` "
                                  "argument must be specified." % name)
             initializer = _default_initializer(name, dtype)
-        init_val, variable_dtype = _initial_value(initializer, from_value, shape, dtype)
-        # Variables ignore the control dependencies around get_variable (TensorFlow makes
-        # them in an init_scope).
-        # use_resource=False: a ref variable (VariableV2), as TensorFlow.
-        with ops.control_dependencies(None):
-            if use_resource is False:
-                v = variables.RefVariable(
-                    initial_value=init_val, name=name, trainable=trainable,
-                    collections=collections, dtype=variable_dtype,
-                    validate_shape=validate_shape, constraint=constraint)
-            else:
-                v = variables.ResourceVariable(
-                    initial_value=init_val, name=name, trainable=trainable,
-                    collections=collections, dtype=variable_dtype,
-                    validate_shape=validate_shape, constraint=constraint, shape=shape)
+        # Variables ignore the control dependencies around get_variable and, asked for while
+        # a function (a cond branch, a loop body) is being built, are made in the outermost
+        # graph (TensorFlow makes them in an init_scope); the function captures their reads.
+        with _init_scope():
+            v = self._make_variable(name, shape, dtype, initializer, from_value, trainable,
+                                    collections, validate_shape, constraint, use_resource,
+                                    caching_device)
         self._vars[name] = v
         if regularizer:
             _add_regularization_loss(v, name, regularizer)
         return v
+
+    @staticmethod
+    def _make_variable(name, shape, dtype, initializer, from_value, trainable, collections,
+                       validate_shape, constraint, use_resource, caching_device):
+        init_val, variable_dtype = _initial_value(initializer, from_value, shape, dtype)
+        # use_resource=False: a ref variable (VariableV2), as TensorFlow.
+        if use_resource is False:
+            return variables.RefVariable(
+                initial_value=init_val, name=name, trainable=trainable,
+                collections=collections, dtype=variable_dtype,
+                validate_shape=validate_shape, constraint=constraint)
+        return variables.ResourceVariable(
+            initial_value=init_val, name=name, trainable=trainable, collections=collections,
+            dtype=variable_dtype, validate_shape=validate_shape, constraint=constraint,
+            shape=shape, caching_device=caching_device)
 
     def _existing(self, name, shape, dtype, reuse):
         if reuse is False:
@@ -162,6 +172,22 @@ class _VariableStore:
             raise ValueError("Trying to share variable %s, but specified dtype %s and found "
                              "dtype %s." % (name, dtype.name, found.dtype.name))
         return found
+
+
+@contextlib.contextmanager
+def _init_scope():
+    """TensorFlow's ops.init_scope for variable creation in graph mode: no control
+    dependencies; inside a function being built, the outermost graph at the top name scope
+    (variable names are absolute)."""
+    g = ops.get_default_graph()
+    if not g.building_function:
+        with ops.control_dependencies(None):
+            yield
+        return
+    while getattr(g, "outer_graph", None) is not None:
+        g = g.outer_graph
+    with g.as_default(), g.control_dependencies(None), g.name_scope(None):
+        yield
 
 
 def _default_initializer(name, dtype):

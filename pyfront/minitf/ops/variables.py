@@ -90,6 +90,14 @@ class ResourceVariable:
                                                 value=self._initial_value, name=n)
             with ops.name_scope("Read"):
                 self._graph_element = self._read_variable_op()
+                # With a caching device (dynamic_rnn, map_fn and scan set one) the value is
+                # read once, here, and every use takes this Identity ("Read/Identity"), as
+                # TensorFlow's ResourceVariable; a loop body then captures it.
+                self._cached_value = None
+                if caching_device is not None:
+                    with ops.colocate_with(None, ignore_existing=True), ops.device(caching_device):
+                        self._cached_value = outputs_of(apply_op("Identity",
+                                                                 input=self._graph_element))
         self._trainable = trainable
         self._name = self._handle.name
         for c in collections:
@@ -149,7 +157,10 @@ class ResourceVariable:
 
     def value(self):
         """A new read of the variable (op ReadVariableOp in the current name scope, under the
-        current control dependencies), as tf.Variable.value() in graph mode."""
+        current control dependencies), as tf.Variable.value() in graph mode; the cached read
+        when the variable was made with a caching device."""
+        if getattr(self, "_cached_value", None) is not None:
+            return self._cached_value
         return self._read_variable_op()
 
     def read_value(self):

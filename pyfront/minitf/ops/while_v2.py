@@ -53,7 +53,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     """The v2 form of tf.while_loop (see control_flow_ops.while_loop)."""
     from minitf.ops import array_ops, math_ops
     orig = loop_vars
-    flat = [ops.convert_to_tensor(_flow_of(v)) for v in nest.flatten(orig)]
+    flat_orig = nest.flatten(orig)
+    # A TensorArray enters the loop as its flow and is rebuilt around the new flow in
+    # cond and body and on the way out (TensorFlow's _tensor_array_to_flow).
+    flat = [ops.convert_to_tensor(_flow_of(v)) for v in flat_orig]
     if shape_invariants is not None:
         nest.assert_same_structure(orig, shape_invariants, check_types=False)
         invariants = [tensor_shape.as_shape(s) for s in nest.flatten(shape_invariants)]
@@ -79,7 +82,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         cond_graph = fg.FuncGraph(cond_name, outer, collections=outer._collections)
         args = _placeholders(cond_graph, specs)
         with cond_graph.as_default():
-            pred = ops.convert_to_tensor(cond(*_user_args(orig, args[2:])))
+            pred = ops.convert_to_tensor(cond(*_user_args(orig, args[2:], flat_orig)))
             if pred.shape.dims is None or pred.shape.dims:
                 pred = array_ops.squeeze(pred)
             if maximum_iterations is not None:
@@ -91,7 +94,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         with body_graph.as_default():
             for t in cond_graph.external_captures:  # same order in both functions
                 body_graph.capture(t)
-            result = body(*_user_args(orig, args[2:]))
+            result = body(*_user_args(orig, args[2:], flat_orig))
             if not nest.is_nested(result):
                 result = [result]
             nest.assert_same_structure(result, orig, check_types=False)
@@ -124,10 +127,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     loop_outs = outputs[2:2 + len(flat)]
     if not back_prop:
         loop_outs = [array_ops.stop_gradient(t) for t in loop_outs]
-    packed = _user_args(orig, loop_outs, as_tuple=False)
+    packed = _user_args(orig, loop_outs, flat_orig, as_tuple=False)
     if return_same_structure:
         return packed
-    return loop_outs[0] if len(loop_outs) == 1 else packed
+    flat_packed = nest.flatten(packed)  # a lone TensorArray comes back as one
+    return flat_packed[0] if len(flat_packed) == 1 else packed
 
 
 def _flow_of(x):
@@ -137,15 +141,15 @@ def _flow_of(x):
     return x.flow if isinstance(x, tensor_array_ops.TensorArray) else x
 
 
-def _user_args(orig, tensors, as_tuple=True):
+def _user_args(orig, tensors, flat_orig, as_tuple=True):
     """`tensors` arranged like the user's loop_vars: as positional arguments
-    (as_tuple) or as the loop's result; a TensorArray's flow becomes a
-    TensorArray like the user's again."""
+    (as_tuple) or as the loop's result; a TensorArray loop var comes back as a
+    TensorArray over the tensor in its place (its flow)."""
     from minitf.ops import tensor_array_ops
     tensors = [tensor_array_ops.build_ta_with_new_flow(o, t)
                if isinstance(o, tensor_array_ops.TensorArray) else t
-               for o, t in zip(nest.flatten(orig), tensors)]
-    packed = nest.pack_sequence_as(orig, list(tensors))
+               for o, t in zip(flat_orig, tensors)]
+    packed = nest.pack_sequence_as(orig, tensors)
     if as_tuple:
         return tuple(packed) if isinstance(packed, (list, tuple)) else (packed,)
     return packed
