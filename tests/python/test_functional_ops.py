@@ -2,7 +2,8 @@
 v2, the compat.v1 default): the programs of functional_ops_cases.py replayed on minitf and
 compared with tests/fixtures/functional_ops_expected.json (written by
 tools/gen_functional_ops_expected.py under real TensorFlow): fetched values, run-time assert
-errors, every op name and type of the outer graph, static shapes, construction errors."""
+errors, every op name and type of the outer graph, static shapes, construction errors, and
+gradients through map_fn/scan/foldl."""
 import json
 import os
 
@@ -78,3 +79,14 @@ def test_lone_tensor_array_loop_variable_comes_back_as_tensor_array():
         assert isinstance(out, tf.TensorArray)
         with tf.Session() as sess:
             np.testing.assert_array_equal(sess.run(out.stack()), [0, 7, 14])
+
+
+@pytest.mark.parametrize("name", sorted(cases.GRAD_CASES))
+def test_gradients_equal_tensorflows(name):
+    # d loss / d (elems, captured w) through map_fn, scan and foldl: their While loops'
+    # gradient loops and the TensorArrays they read and write.
+    got = cases.run_grad(tf, name)
+    want = EXPECTED["grads"][name]
+    for g, w in zip([got["loss"]] + got["grads"], [want["loss"]] + want["grads"]):
+        assert g[0] == w[0]  # (dtype, value) pairs
+        np.testing.assert_allclose(np.asarray(g[1]), np.asarray(w[1]), rtol=1e-5, atol=1e-6)

@@ -40,10 +40,10 @@ def test_rnn_matches_tensorflow(name):
     assert got["ops"] == want["ops"]
 
 
-@pytest.mark.parametrize("name", ["static_basic_lstm", "reverse_sequence"])
-def test_gradients_without_loops_match_tensorflow(name):
-    # The dynamic_rnn cases' gradients (also in the fixture) cross a While, whose v2
-    # gradient is not built yet.
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if "grads" in EXPECTED[n]))
+def test_gradients_match_tensorflow(name):
+    # d loss / d every variable and the inputs: through dynamic_rnn's While (its v2 gradient
+    # loop), bidirectional ReverseSequence, and static unrolled cells.
     got = rnn_cases.run_case(tf, name, grads=True)
     _close(got["grads"], EXPECTED[name]["grads"], name + ".grads")
 
