@@ -644,6 +644,15 @@ static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int 
   return c;
 }
 
+/* 1 when node is in l. A loop's Exit is dead in every iteration but the
+ * last; remembering it once (not once per iteration, as TensorFlow's
+ * dead_exits vector does) keeps a long loop's memory flat. */
+static int listed(const cf_list* l, int node) {
+  for (int k = 0; k < l->n; k++)
+    if (l->items[k].node == node) return 1;
+  return 0;
+}
+
 /* Moves a node's outputs on, by the node's kind (PropagateOutputs). */
 static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
   const cf_node* n = &r->cf->nodes[t->node];
@@ -666,7 +675,8 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
     }
     case K_EXIT:
       if (!t->dead) activate_edges(r, t->node, outs, 1, 0, f->parent, f->parent_iter);
-      else if (t->iter == f->iteration_count) list_push(r, &f->dead_exits, t->node, NULL);
+      else if (t->iter == f->iteration_count && !listed(&f->dead_exits, t->node))
+        list_push(r, &f->dead_exits, t->node, NULL);
       return;
     case K_NEXT: {
       if (t->dead) return; /* deadness stops at the back edge */
