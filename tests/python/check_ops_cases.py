@@ -39,6 +39,13 @@ def _add_check_numerics_in_cond(tf):
                                  tf.add_check_numerics_ops()))
 
 
+def _sparse(tf, dense_shape, fed=False):
+    shape = tf.constant(dense_shape, tf.int64)
+    if fed:
+        shape = tf.placeholder_with_default(shape, [len(dense_shape)])
+    return tf.SparseTensor(tf.zeros([0, len(dense_shape)], tf.int64), tf.zeros([0]), shape)
+
+
 def _shapes(tf, pairs, **kw):
     return tf.debugging.assert_shapes(pairs, **kw)
 
@@ -94,6 +101,8 @@ RUN_CASES = {
     "shapes_dict": lambda tf: _shapes(tf, {_pwd(tf, [1., 2.]): ("N",),
                                            _pwd(tf, [[1.], [2.]]): ("N", "N")}),
     "shapes_scalar": lambda tf: _shapes(tf, [(_pwd(tf, 5), (2,))]),
+    "shapes_sparse": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3], fed=True), ("N", "M")),
+                                             (_pwd(tf, [1., 2., 3.]), ("N",))]),
     "equal_data": lambda tf: tf.debugging.assert_equal(_pwd(tf, [1, 2]), _pwd(tf, [1, 3]),
                                                        data=["d", _pwd(tf, [9, 8])],
                                                        message="pre"),
@@ -125,6 +134,10 @@ STATIC_CASES = {
                                                message="m"),
     "shapes_scalar": lambda tf: _shapes(tf, [(tf.constant(1.), ("N", "M"))]),
     "shapes_scalar_size": lambda tf: _shapes(tf, [(tf.constant(1.), (3,))]),
+    "shapes_sparse": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3]), ("N", 4))]),
+    "shapes_sparse_rank": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3]), ("N",))]),
+    "shapes_sparse_named": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3]), ("N", "M")),
+                                                   (tf.zeros([3]), ("N",))]),
     "shapes_ellipsis_late": lambda tf: _shapes(tf, [(tf.zeros([2]), ("N", "..."))]),
     "shapes_not_iterable": lambda tf: _shapes(tf, [(tf.zeros([2]), 5)], message="m"),
     "shapes_tensor_shape": lambda tf: _shapes(tf, [(tf.zeros([2, 3]), tf.TensorShape([2, 2]))]),
@@ -175,6 +188,8 @@ NAME_CASES = {
                                                  (tf.placeholder(tf.float32, [None, 2]),
                                                   (None, ".")),
                                                  (tf.placeholder(tf.float32, [3, None]), ("*",))]),
+    "shapes_sparse": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3], fed=True), ("N", "M")),
+                                             (tf.placeholder(tf.float32, [None]), ("N",))]),
     "non_decreasing": lambda tf: tf.math.is_non_decreasing(tf.placeholder(tf.float32)),
     "increasing_v1": lambda tf: _v1_cond(
         tf, lambda: tf.math.is_strictly_increasing(tf.placeholder(tf.int32, [3]))),

@@ -265,6 +265,11 @@ def _op(op_type, name=None, **kw):
     return outputs_of(apply_op(op_type, name=name, **kw))
 
 
+def _is_sparse(x):
+    from minitf.framework.sparse_tensor import SparseTensor, SparseTensorValue
+    return isinstance(x, (SparseTensor, SparseTensorValue))
+
+
 def _out_type(out_type):
     return dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
 
@@ -283,6 +288,8 @@ def shape_internal(input, name=None, optimize=True, out_type=None):  # noqa: A00
     fully known shape is TensorFlow's TensorShape conversion: a Const "Shape/shape_as_tensor"
     (int64 only when a dimension needs it), as tf.ones_like builds it."""
     with ops.name_scope(name, "Shape", [input]) as name:
+        if _is_sparse(input):  # as TensorFlow: dense_shape cast to out_type
+            return _op("Cast", x=input.dense_shape, DstT=_out_type(out_type))
         input = ops.convert_to_tensor(input)
         s = input.get_shape()
         if optimize and s.is_fully_defined():
@@ -321,6 +328,8 @@ def rank(input, name=None):  # noqa: A002
     A Const when the static rank is known.
     """
     with ops.name_scope(name, "Rank", [input]) as name:
+        if _is_sparse(input):  # as TensorFlow: the size of dense_shape
+            return _op("Size", input=input.dense_shape, out_type=dtypes.int32, name=name)
         input = ops.convert_to_tensor(input)
         r = input.get_shape().ndims
         if r is not None:

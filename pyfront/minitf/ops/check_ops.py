@@ -20,6 +20,11 @@ NUMERIC_TYPES = frozenset([
     dtypes.complex64, dtypes.complex128])
 
 
+def _is_sparse(x):
+    from minitf.framework.sparse_tensor import SparseTensor
+    return isinstance(x, SparseTensor)
+
+
 def _message_prefix(message):
     return "%s.  " % message if message else ""
 
@@ -184,10 +189,11 @@ def assert_rank(x, rank, data=None, summarize=None, message=None, name=None):
     "static_checks_determined_all_ok" when the static rank decides it; ValueError
     "Tensor x:0 must have rank 2.  Received rank 1, shape (3,)" when it is statically wrong."""
     with ops.name_scope(name, "assert_rank", (x, rank) + tuple(data or [])):
-        x = ops.convert_to_tensor(x, name="x")
+        if not _is_sparse(x):
+            x = ops.convert_to_tensor(x, name="x")
         rank = ops.convert_to_tensor(rank, name="rank")
         message = _message_prefix(message)
-        name = x.name
+        name = "" if _is_sparse(x) else x.name  # as TensorFlow
         if data is None:
             data = [message, "Tensor %s must have rank" % name, rank, "Received shape: ",
                     array_ops.shape(x)]
@@ -238,10 +244,11 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None)
     """Op checking that x's rank is one of `ranks` (tf.compat.v1.debugging.assert_rank_in);
     static checks as assert_rank."""
     with ops.name_scope(name, "assert_rank_in", (x,) + tuple(ranks) + tuple(data or [])):
-        x = ops.convert_to_tensor(x, name="x")
+        if not _is_sparse(x):
+            x = ops.convert_to_tensor(x, name="x")
         ranks = tuple(ops.convert_to_tensor(rank, name="rank") for rank in ranks)
         message = _message_prefix(message)
-        name = x.name
+        name = "" if _is_sparse(x) else x.name  # as TensorFlow
         if data is None:
             data = [message, "Tensor %s must have rank in" % name] + list(ranks) + \
                 ["Received shape: ", array_ops.shape(x)]
@@ -357,8 +364,7 @@ def _is_symbol_for_any_size(symbol):
 
 
 def _shape_tensor_name(x):
-    from minitf.framework.sparse_tensor import SparseTensor
-    if isinstance(x, SparseTensor):
+    if _is_sparse(x):
         return "shape=%s dtype=%s" % (x.shape, x.dtype.name)
     return x.name
 
@@ -423,10 +429,9 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
     """
     if isinstance(shapes, dict):
         shapes = shapes.items()
-    from minitf.framework.sparse_tensor import SparseTensor
     message_prefix = _message_prefix(message)
     with ops.name_scope(name, "assert_shapes", [shapes, data]):
-        constraints = [(x if isinstance(x, SparseTensor) else ops.convert_to_tensor(x), s)
+        constraints = [(x if _is_sparse(x) else ops.convert_to_tensor(x), s)
                        for x, s in shapes if s is not None]
         parsed = [_parse_shape_constraint(t, s, message_prefix) for t, s in constraints]
         rank_assertions = []
