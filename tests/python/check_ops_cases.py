@@ -191,6 +191,13 @@ NAME_CASES = {
     "shapes_sparse": lambda tf: _shapes(tf, [(_sparse(tf, [2, 3], fed=True), ("N", "M")),
                                              (tf.placeholder(tf.float32, [None]), ("N",))]),
     "non_decreasing": lambda tf: tf.math.is_non_decreasing(tf.placeholder(tf.float32)),
+    "greater_data": lambda tf: tf.debugging.assert_greater(
+        tf.placeholder(tf.int32, [2]), tf.placeholder(tf.int32, [2]),
+        data=["d", tf.placeholder(tf.int32, [])], message="m", summarize=4, name="g"),
+    "non_negative_msg": lambda tf: tf.assert_non_negative(tf.placeholder(tf.int32),
+                                                          message="nn"),
+    "rank_at_least_dyn": lambda tf: tf.debugging.assert_rank_at_least(
+        tf.placeholder(tf.int32), 2, message="r"),
     "increasing_v1": lambda tf: _v1_cond(
         tf, lambda: tf.math.is_strictly_increasing(tf.placeholder(tf.int32, [3]))),
 }
