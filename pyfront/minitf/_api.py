@@ -120,7 +120,8 @@ from minitf.ops.check_ops import (  # noqa: F401,E402
     assert_none_equal, assert_positive, assert_proper_iterable, assert_rank,
     assert_rank_at_least, assert_rank_in, assert_same_float_dtype, assert_scalar, assert_type,
     is_non_decreasing, is_numeric_tensor, is_strictly_increasing)
-from minitf.ops.numerics import add_check_numerics_ops, verify_tensor_all_finite  # noqa: F401,E402,E501
+from minitf.ops.numerics import (  # noqa: F401,E402
+    add_check_numerics_ops, verify_tensor_all_finite)
 from minitf.ops.logging_ops import Assert, Print, timestamp  # noqa: F401,E402
 from minitf.ops.logging_ops import print_v2 as print  # noqa: F401,E402,A004
 from minitf.ops.script_ops import numpy_function, py_func, py_function  # noqa: F401,E402
