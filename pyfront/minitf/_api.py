@@ -118,7 +118,10 @@ from minitf.ops.check_ops import (  # noqa: F401,E402
     assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
     assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,
     assert_none_equal, assert_positive, assert_proper_iterable, assert_rank,
-    assert_rank_at_least, assert_rank_in, assert_scalar, assert_type, is_numeric_tensor)
+    assert_rank_at_least, assert_rank_in, assert_same_float_dtype, assert_scalar, assert_type,
+    is_non_decreasing, is_numeric_tensor, is_strictly_increasing)
+from minitf.ops.numerics import (  # noqa: F401,E402
+    add_check_numerics_ops, verify_tensor_all_finite)
 from minitf.ops.logging_ops import Assert, Print, timestamp  # noqa: F401,E402
 from minitf.ops.logging_ops import print_v2 as print  # noqa: F401,E402,A004
 from minitf.ops.script_ops import numpy_function, py_func, py_function  # noqa: F401,E402

@@ -83,7 +83,9 @@ def _cast(arr, dtype, original):
         if arr.size and not np.all(np.equal(np.mod(arr.real, 1), 0)):
             raise TypeError("Expected %s, but got %r of type '%s'." %
                             (dtype.name, original, type(original).__name__))
-    if dtype.is_bool and arr.dtype != np.bool_ and not isinstance(original, np.ndarray):
+    # An empty list is a valid bool tensor in TensorFlow (e.g. tf.constant([], tf.bool)).
+    if dtype.is_bool and arr.dtype != np.bool_ and arr.size and \
+            not isinstance(original, np.ndarray):
         raise TypeError("Expected bool, but got %r of type '%s'." %
                         (original, type(original).__name__))
     if dtype.is_integer and arr.dtype.kind in "iu" and arr.size:

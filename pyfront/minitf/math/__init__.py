@@ -20,3 +20,6 @@ from minitf.ops.nn_ops import (  # noqa: F401,E402
 
 # --- segment reductions ---
 from minitf.ops.math_ops import unsorted_segment_sum  # noqa: F401,E402
+
+# --- monotonicity checks ---
+from minitf.ops.check_ops import is_non_decreasing, is_strictly_increasing  # noqa: F401,E402

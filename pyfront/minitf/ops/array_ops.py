@@ -134,8 +134,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     dimension, zero stride, several ellipses) raise ValueError at
     construction.
     """
-    if strides is None:
-        strides = [1] * len(begin)
+    if strides is None:  # as TensorFlow: ones_like(begin), named in the graph
+        strides = ones_like(begin)
     return outputs_of(apply_op(
         "StridedSlice", input=input_, begin=begin, end=end, strides=strides,
         begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
@@ -265,6 +265,11 @@ def _op(op_type, name=None, **kw):
     return outputs_of(apply_op(op_type, name=name, **kw))
 
 
+def _is_sparse(x):
+    from minitf.framework.sparse_tensor import SparseTensor, SparseTensorValue
+    return isinstance(x, (SparseTensor, SparseTensorValue))
+
+
 def _out_type(out_type):
     return dtypes.int32 if out_type is None else dtypes.as_dtype(out_type)
 
@@ -275,17 +280,26 @@ def shape(input, name=None, out_type=None):  # noqa: A002
     As TensorFlow in graph mode, a fully known static shape gives a Const
     instead of a Shape op. out_type: int32 (default) or int64.
     """
-    return shape_internal(input, name, optimize=True, out_type=out_type)
+    return shape_internal(input, name, optimize=True, out_type=_out_type(out_type))
 
 
 def shape_internal(input, name=None, optimize=True, out_type=None):  # noqa: A002
-    """tf.shape, with `optimize=False` always emitting the Shape op."""
-    out_type = _out_type(out_type)
+    """tf.shape, with `optimize=False` always emitting the Shape op. Without out_type a
+    fully known shape is TensorFlow's TensorShape conversion: a Const "Shape/shape_as_tensor"
+    (int64 only when a dimension needs it), as tf.ones_like builds it."""
     with ops.name_scope(name, "Shape", [input]) as name:
+        if _is_sparse(input):  # as TensorFlow: dense_shape cast to out_type
+            return _op("Cast", x=input.dense_shape, DstT=_out_type(out_type))
         input = ops.convert_to_tensor(input)
         s = input.get_shape()
         if optimize and s.is_fully_defined():
-            return constant_op.constant(s.as_list(), out_type, name=name)
+            if out_type is None:
+                dims = s.as_list()
+                wide = any(d >= 2 ** 31 for d in dims)
+                return constant_op.constant(dims, dtypes.int64 if wide else dtypes.int32,
+                                            name="shape_as_tensor")
+            return constant_op.constant(s.as_list(), _out_type(out_type), name=name)
+        out_type = _out_type(out_type)
         return _op("Shape", input=input, out_type=out_type, name=name)
 
 
@@ -314,6 +328,8 @@ def rank(input, name=None):  # noqa: A002
     A Const when the static rank is known.
     """
     with ops.name_scope(name, "Rank", [input]) as name:
+        if _is_sparse(input):  # as TensorFlow: the size of dense_shape
+            return _op("Size", input=input.dense_shape, out_type=dtypes.int32, name=name)
         input = ops.convert_to_tensor(input)
         r = input.get_shape().ndims
         if r is not None:

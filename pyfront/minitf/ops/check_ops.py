@@ -20,6 +20,11 @@ NUMERIC_TYPES = frozenset([
     dtypes.complex64, dtypes.complex128])
 
 
+def _is_sparse(x):
+    from minitf.framework.sparse_tensor import SparseTensor
+    return isinstance(x, SparseTensor)
+
+
 def _message_prefix(message):
     return "%s.  " % message if message else ""
 
@@ -184,10 +189,11 @@ def assert_rank(x, rank, data=None, summarize=None, message=None, name=None):
     "static_checks_determined_all_ok" when the static rank decides it; ValueError
     "Tensor x:0 must have rank 2.  Received rank 1, shape (3,)" when it is statically wrong."""
     with ops.name_scope(name, "assert_rank", (x, rank) + tuple(data or [])):
-        x = ops.convert_to_tensor(x, name="x")
+        if not _is_sparse(x):
+            x = ops.convert_to_tensor(x, name="x")
         rank = ops.convert_to_tensor(rank, name="rank")
         message = _message_prefix(message)
-        name = x.name
+        name = "" if _is_sparse(x) else x.name  # as TensorFlow
         if data is None:
             data = [message, "Tensor %s must have rank" % name, rank, "Received shape: ",
                     array_ops.shape(x)]
@@ -238,10 +244,11 @@ def assert_rank_in(x, ranks, data=None, summarize=None, message=None, name=None)
     """Op checking that x's rank is one of `ranks` (tf.compat.v1.debugging.assert_rank_in);
     static checks as assert_rank."""
     with ops.name_scope(name, "assert_rank_in", (x,) + tuple(ranks) + tuple(data or [])):
-        x = ops.convert_to_tensor(x, name="x")
+        if not _is_sparse(x):
+            x = ops.convert_to_tensor(x, name="x")
         ranks = tuple(ops.convert_to_tensor(rank, name="rank") for rank in ranks)
         message = _message_prefix(message)
-        name = x.name
+        name = "" if _is_sparse(x) else x.name  # as TensorFlow
         if data is None:
             data = [message, "Tensor %s must have rank in" % name] + list(ranks) + \
                 ["Received shape: ", array_ops.shape(x)]
@@ -318,3 +325,235 @@ def assert_proper_iterable(values):
 def is_numeric_tensor(tensor):
     """True when `tensor` is a Tensor of a numeric dtype (tf.debugging.is_numeric_tensor)."""
     return isinstance(tensor, ops.Tensor) and tensor.dtype in NUMERIC_TYPES
+
+
+# --- assert_shapes ---------------------------------------------------------------------
+
+def _dimension_sizes(x):
+    """x's sizes: ints where static, scalar tensors (Shape slices) where not; a scalar is
+    (1,). Unknown rank: a tf.cond giving [1] for a scalar, else the Shape."""
+    dynamic_shape = array_ops.shape(x)
+    rank = x.get_shape().ndims
+    if rank == 0:
+        return (1,)
+    if rank is not None:
+        return [int(size) if size is not None else dynamic_shape[i]
+                for i, size in enumerate(x.get_shape().as_list())]
+    has_rank_zero = math_ops.equal(array_ops.rank(x), 0)
+    return control_flow_ops.cond(has_rank_zero, lambda: ops.convert_to_tensor([1]),
+                                 lambda: dynamic_shape)
+
+
+def _symbolic_dimension_sizes(symbolic_shape):
+    # An empty specification means "scalar", checked as one dimension of size 1.
+    return symbolic_shape if symbolic_shape else (1,)
+
+
+def _has_known_value(dimension_size):
+    if dimension_size is None:
+        return False
+    try:
+        int(dimension_size)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _is_symbol_for_any_size(symbol):
+    return symbol in [None, "."]
+
+
+def _shape_tensor_name(x):
+    if _is_sparse(x):
+        return "shape=%s dtype=%s" % (x.shape, x.dtype.name)
+    return x.name
+
+
+def _parse_shape_constraint(tensor, symbolic_shape, message_prefix):
+    """(x, has leading '...'/'*', actual sizes, symbolic sizes) of one (tensor, shape)."""
+    if not (hasattr(symbolic_shape, "__iter__") or hasattr(symbolic_shape, "__getitem__")):
+        raise ValueError("%sTensor %s.  Specified shape must be an iterable.  An iterable has "
+                         "the attribute `__iter__` or `__getitem__`.  Received specified "
+                         "shape: %s" % (message_prefix, _shape_tensor_name(tensor),
+                                        symbolic_shape))
+    symbols = tuple(symbolic_shape)
+    innermost = False
+    for i, symbol in enumerate(symbols):
+        if symbol is not Ellipsis and not (isinstance(symbol, str) and symbol == "*"):
+            continue
+        if i != 0:
+            raise ValueError("%sTensor %s specified shape index %d.  Symbol `...` or `*` for a "
+                             "variable number of unspecified dimensions is only allowed as "
+                             "the first entry" % (message_prefix, _shape_tensor_name(tensor),
+                                                  i))
+        innermost = True
+    return (tensor, innermost, _dimension_sizes(tensor),
+            _symbolic_dimension_sizes(symbols[1:] if innermost else symbols))
+
+
+def _shape_rank_assertion(x, innermost, symbolic_sizes, data, summarize, message, name):
+    """The rank check of one constraint (None when '...' leaves any rank >= 0/1 valid)."""
+    rank = len(symbolic_sizes)
+    if innermost:
+        if rank in (0, 1):
+            return None
+        return assert_rank_at_least(x=x, rank=rank, data=data, summarize=summarize,
+                                    message=message, name=name)
+    if rank in (0, 1):
+        return assert_rank_in(x=x, ranks=[0, 1], data=data, summarize=summarize,
+                              message=message, name=name)
+    return assert_rank(x=x, rank=rank, data=data, summarize=summarize, message=message,
+                       name=name)
+
+
+def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+    """Op checking tensors' shapes against symbolic shapes, with sizes named by the same
+    symbol equal across all tensors (tf.compat.v1.debugging.assert_shapes).
+
+    shapes: list of (tensor, shape) pairs or a dict tensor -> shape; a shape is an
+      iterable (tuple, list, TensorShape) of entries: an int (or a string parsing as one)
+      is an exact size, None or '.' any size, any other hashable a symbol whose size
+      must be the same wherever it appears. A leading `...` (Ellipsis) or '*' allows any
+      number of outer dimensions (the rest are the innermost). A scalar tensor and an
+      empty shape both count as one dimension of size 1. A pair whose shape is None is
+      skipped.
+    data/summarize/message/name: as assert_equal (default scope "assert_shapes").
+    Returns: the group op ("group_deps") over the run-time size checks, after the rank
+      checks; a no_op group when the static shapes decide everything.
+    Raises: ValueError at construction when static shapes violate a constraint (TF's
+      texts: "Specified explicitly.  Tensor x:0 dimension 1 must have size 4.  Received
+      size 3, shape (2, 3)", "Specified by tensor a:0 dimension 0.  ...", or the
+      assert_rank / assert_rank_in / assert_rank_at_least text), or when a shape is not
+      iterable or has '...' past its first entry. At run time InvalidArgumentError with
+      the same facts as Assert data.
+    """
+    if isinstance(shapes, dict):
+        shapes = shapes.items()
+    message_prefix = _message_prefix(message)
+    with ops.name_scope(name, "assert_shapes", [shapes, data]):
+        constraints = [(x if _is_sparse(x) else ops.convert_to_tensor(x), s)
+                       for x, s in shapes if s is not None]
+        parsed = [_parse_shape_constraint(t, s, message_prefix) for t, s in constraints]
+        rank_assertions = []
+        for x, innermost, _, symbolic_sizes in parsed:
+            assertion = _shape_rank_assertion(x, innermost, symbolic_sizes, data, summarize,
+                                              message, name)
+            if assertion is not None:
+                rank_assertions.append(assertion)
+        size_assertions = []
+        specifications = {}
+        for x, innermost, actual_sizes, symbolic_sizes in parsed:
+            for i, symbol in enumerate(symbolic_sizes):
+                if _is_symbol_for_any_size(symbol):
+                    continue
+                tensor_dim = i - len(symbolic_sizes) if innermost else i
+                if not (_has_known_value(symbol) or symbol in specifications):
+                    # First sight of a symbol: its size here defines it.
+                    with ops.control_dependencies(rank_assertions):
+                        size = actual_sizes[tensor_dim]
+                    specifications[symbol] = (size, x, tensor_dim)
+                    continue
+                if _has_known_value(symbol):
+                    specified_size = int(symbol)
+                    check_message = "Specified explicitly"
+                else:
+                    specified_size, specified_by, specified_at = specifications[symbol]
+                    check_message = "Specified by tensor %s dimension %d" % (
+                        _shape_tensor_name(specified_by), specified_at)
+                with ops.control_dependencies(rank_assertions):
+                    actual_size = actual_sizes[tensor_dim]
+                if _has_known_value(actual_size) and _has_known_value(specified_size):
+                    if int(actual_size) != int(specified_size):
+                        raise ValueError(
+                            "%s%s.  Tensor %s dimension %s must have size %d.  Received size "
+                            "%d, shape %s" % (message_prefix, check_message,
+                                              _shape_tensor_name(x), tensor_dim,
+                                              specified_size, actual_size, x.get_shape()))
+                    continue
+                condition = math_ops.equal(ops.convert_to_tensor(actual_size),
+                                           ops.convert_to_tensor(specified_size))
+                data_ = data
+                if data is None:
+                    data_ = [message_prefix, check_message,
+                             "Tensor %s dimension" % _shape_tensor_name(x), tensor_dim,
+                             "must have size", specified_size, "Received shape: ",
+                             array_ops.shape(x)]
+                size_assertions.append(Assert(condition, data_, summarize=summarize))
+    with ops.control_dependencies(rank_assertions):
+        return control_flow_ops.group(size_assertions)
+
+
+# --- monotonicity ----------------------------------------------------------------------
+
+def _monotonic_comparison(x, compare_op):
+    """compare_op(x[1:], x[:-1]) of x flattened, or an empty bool vector when x has fewer
+    than two elements (chosen at run time by a tf.cond, as TensorFlow builds it)."""
+    x = array_ops.reshape(x, [-1])
+    if not is_numeric_tensor(x):
+        raise TypeError("Expected x to be numeric, instead found: %s" % x)
+    is_shorter_than_two = math_ops.less(array_ops.size(x), 2)
+    s_len = array_ops.shape(x) - 1
+
+    def diff():
+        return compare_op(array_ops.strided_slice(x, [1], [1] + s_len),
+                          array_ops.strided_slice(x, [0], s_len))
+
+    return control_flow_ops.cond(
+        is_shorter_than_two, lambda: ops.convert_to_tensor([], dtype=dtypes.bool), diff)
+
+
+def is_non_decreasing(x, name=None):
+    """Scalar bool: True iff x[i] <= x[i+1] for adjacent elements of x in row-major order
+    (trivially True under two elements) (tf.math.is_non_decreasing, also
+    tf.compat.v1.debugging.is_non_decreasing and tf.compat.v1.is_non_decreasing).
+    TypeError "Expected x to be numeric, instead found: ..." for a non-numeric x."""
+    with ops.name_scope(name, "is_non_decreasing", [x]):
+        return reduction_ops.reduce_all(_monotonic_comparison(x, math_ops.greater_equal))
+
+
+def is_strictly_increasing(x, name=None):
+    """Scalar bool: True iff x[i] < x[i+1] for adjacent elements of x in row-major order
+    (trivially True under two elements) (tf.math.is_strictly_increasing, also
+    tf.compat.v1.debugging.is_strictly_increasing, tf.compat.v1.is_strictly_increasing).
+    TypeError for a non-numeric x."""
+    with ops.name_scope(name, "is_strictly_increasing", [x]):
+        return reduction_ops.reduce_all(_monotonic_comparison(x, math_ops.greater))
+
+
+# --- dtype checks ----------------------------------------------------------------------
+
+def _item_name(item):
+    return item.name if hasattr(item, "name") else str(item)
+
+
+def _assert_same_base_type(items, expected_type=None):
+    """The common base dtype of the non-None `items` (or `expected_type`); ValueError
+    "b:0, type=<dtype: 'float64'>, must be of the same type (<dtype: 'float32'>) as a:0."
+    naming the first item that differs."""
+    original_name = None
+    for item in items:
+        if item is None:
+            continue
+        item_type = item.dtype.base_dtype
+        if not expected_type:
+            expected_type = item_type
+            original_name = _item_name(item)
+        elif expected_type != item_type:
+            raise ValueError("%s, type=%s, must be of the same type (%s)%s." % (
+                _item_name(item), item_type, expected_type,
+                (" as %s" % original_name) if original_name else ""))
+    return expected_type
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The float dtype shared by `tensors` (None entries ignored) and `dtype` when given;
+    float32 when neither is given (tf.debugging.assert_same_float_dtype, also
+    tf.compat.v1.assert_same_float_dtype). ValueError when they differ or the dtype is
+    not floating: "Expected floating point type, got <dtype: 'int32'>."."""
+    if tensors:
+        dtype = _assert_same_base_type(tensors, dtype)
+    if not dtype:
+        dtype = dtypes.float32
+    elif not dtype.is_floating:
+        raise ValueError("Expected floating point type, got %s." % dtype)
+    return dtype
