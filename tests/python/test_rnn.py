@@ -116,3 +116,22 @@ def test_dynamic_rnn_sequence_length_checked_at_run_time():
                 sess.run(out, {x: np.ones([2, 3, 1]), n: [1, 2, 3]})
             zero_after = sess.run(out, {x: np.ones([2, 3, 1]), n: [1, 3]})
             assert np.all(zero_after[0, 1:] == 0) and np.all(zero_after[1] != 0)
+
+
+@pytest.mark.parametrize("name", ["lstm2_dynamic", "gru_bidirectional", "gru_bidirectional_lengths"])
+def test_v1_control_flow_gives_tensorflows_values_and_gradients(name):
+    # The same programs built with TF1 control flow (Enter/Merge/Switch/Exit loops over
+    # TensorArrayV3, gradients through grad loops and stacks): the same math, so TensorFlow's
+    # values and gradients (recorded in the v2 form) must come out again.
+    tf.disable_control_flow_v2()
+    try:
+        got = rnn_cases.run_case(tf, name, grads=True)
+        g = tf.Graph()
+        with g.as_default():
+            rnn_cases.CASES[name](tf)
+            types = {op.type for op in g.get_operations()}
+    finally:
+        tf.enable_control_flow_v2()
+    assert {"Enter", "Exit", "TensorArrayV3"} <= types and "While" not in types
+    _close(got["values"], EXPECTED[name]["values"], name)
+    _close(got["grads"], EXPECTED[name]["grads"], name + ".grads")
