@@ -35,9 +35,11 @@ int mt_is_next_iteration(const TF_Operation* op);
 
 /* Calls op's kernel on in_buf (borrowed; ref inputs that the op reads by
  * value are dereferenced for the call), filling out_buf (noutputs entries,
- * NULL = not set). Appends the node name to an error. */
+ * NULL = not set). movable (NULL or one flag per input, see
+ * mt_kernel_ctx.movable): 2 after the call where an output took the
+ * caller's handle of that input. */
 void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
-                    TF_Tensor** out_buf, mt_session_state* st,
+                    unsigned char* movable, TF_Tensor** out_buf, mt_session_state* st,
                     const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s);
 /* 1 (and status set) when the step's deadline has passed. */
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s);

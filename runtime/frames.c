@@ -375,11 +375,11 @@ typedef struct cf_frame {
   int def;
   struct cf_frame* parent;
   int64_t parent_iter;
-  int max_parallel, ring;
+  int max_parallel, ring;   /* ring: a power of two > max_parallel (masks, not divisions) */
   int64_t iteration_count;  /* the newest iteration started */
   int outstanding_iters;
   int pending_inputs;       /* Enters not yet arrived */
-  cf_iter** iters;          /* iteration i at iters[i % ring] */
+  cf_iter** iters;          /* iteration i at iters[i & (ring - 1)] */
   cf_list invariants;       /* constant Enters: visible in every iteration */
   cf_list next_roots;       /* NextIteration values waiting for a free iteration */
   cf_list dead_exits;
@@ -398,7 +398,7 @@ typedef struct cf_run {
   const struct mt_cf_plan* cf;
   TF_Tensor* const* feed_values;
   TF_Tensor** outputs;
-  cf_task* q; /* FIFO ring of ready nodes */
+  cf_task* q; /* FIFO ring of ready nodes; qcap is a power of two */
   int qhead, qlen, qcap;
   cf_iter** free_iters; /* per frame def */
   TF_Tensor** in_buf;
@@ -446,15 +446,15 @@ static int push_task(cf_run* r, int node, int dead, cf_frame* f, int64_t iter) {
       oom(r);
       return 0;
     }
-    for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) % r->qcap];
+    for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) & (r->qcap - 1)];
     free(r->q);
     r->q = grown;
     r->qhead = 0;
     r->qcap = cap;
   }
   cf_task t = {node, dead, f, iter};
-  r->q[(r->qhead + r->qlen++) % r->qcap] = t;
-  f->iters[iter % f->ring]->outstanding_ops++;
+  r->q[(r->qhead + r->qlen++) & (r->qcap - 1)] = t;
+  f->iters[iter & (f->ring - 1)]->outstanding_ops++;
   return 1;
 }
 
@@ -503,7 +503,7 @@ static void iter_release(cf_run* r, int def, cf_iter* it) {
 static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead,
                            cf_frame* f, int64_t iter) {
   const struct mt_cf_plan* cf = r->cf;
-  cf_iter* it = f->iters[iter % f->ring];
+  cf_iter* it = f->iters[iter & (f->ring - 1)];
   int src_enter = cf->nodes[src].kind == K_ENTER;
   for (int e = cf->edge_start[src]; e < cf->edge_start[src + 1] && mt_ok(r->s); e++) {
     const cf_edge* ed = &cf->edges[e];
@@ -559,7 +559,7 @@ static int64_t next_iteration(cf_run* r, cf_frame* f) {
   if (!it) return -1;
   int64_t i = ++f->iteration_count;
   f->outstanding_iters++;
-  f->iters[i % f->ring] = it;
+  f->iters[i & (f->ring - 1)] = it;
   for (int k = 0; k < f->invariants.n && mt_ok(r->s); k++)
     activate(r, f->invariants.items[k].node, &f->invariants.items[k].value,
              f->invariants.items[k].value == NULL, f, i);
@@ -567,9 +567,9 @@ static int64_t next_iteration(cf_run* r, cf_frame* f) {
 }
 
 static int iteration_done(const cf_frame* f, int64_t i) {
-  const cf_iter* it = f->iters[i % f->ring];
+  const cf_iter* it = f->iters[i & (f->ring - 1)];
   if (!it || it->outstanding_ops || it->outstanding_frames) return 0;
-  return i == 0 ? f->pending_inputs == 0 : f->iters[(i - 1) % f->ring] == NULL;
+  return i == 0 ? f->pending_inputs == 0 : f->iters[(i - 1) & (f->ring - 1)] == NULL;
 }
 
 static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter);
@@ -591,7 +591,7 @@ static void delete_frame(cf_run* r, cf_frame* f) {
   list_free(&f->dead_exits);
   free(f->iters);
   free(f);
-  parent->iters[pi % parent->ring]->outstanding_frames--;
+  parent->iters[pi & (parent->ring - 1)]->outstanding_frames--;
   try_cleanup(r, parent, pi);
 }
 
@@ -601,8 +601,8 @@ static void delete_frame(cf_run* r, cf_frame* f) {
 static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter) {
   if (!f->parent) return; /* the root frame lives until the run ends */
   for (int64_t i = iter; i <= f->iteration_count && iteration_done(f, i) && mt_ok(r->s); i++) {
-    iter_release(r, f->def, f->iters[i % f->ring]);
-    f->iters[i % f->ring] = NULL;
+    iter_release(r, f->def, f->iters[i & (f->ring - 1)]);
+    f->iters[i & (f->ring - 1)] = NULL;
     f->outstanding_iters--;
     if (f->next_roots.n > 0) {
       int64_t ni = next_iteration(r, f);
@@ -621,8 +621,10 @@ static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter) {
 static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int parallel) {
   for (cf_frame* c = f->children; c; c = c->sibling)
     if (c->def == def && c->parent_iter == iter) return c;
+  int ring = 1;
+  while (ring <= parallel) ring <<= 1;
   cf_frame* c = calloc(1, sizeof(cf_frame));
-  if (c) c->iters = calloc((size_t)parallel + 1, sizeof(cf_iter*));
+  if (c) c->iters = calloc((size_t)ring, sizeof(cf_iter*));
   cf_iter* first = c && c->iters ? iter_new(r, def) : NULL;
   if (!first) {
     if (c) free(c->iters);
@@ -634,13 +636,13 @@ static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int 
   c->parent = f;
   c->parent_iter = iter;
   c->max_parallel = parallel;
-  c->ring = parallel + 1;
+  c->ring = ring;
   c->outstanding_iters = 1;
   c->pending_inputs = r->cf->frames[def].nenters;
   c->iters[0] = first;
   c->sibling = f->children;
   f->children = c;
-  f->iters[iter % f->ring]->outstanding_frames++;
+  f->iters[iter & (f->ring - 1)]->outstanding_frames++;
   return c;
 }
 
@@ -656,7 +658,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
         TF_Tensor* v = outs[0] ? mt_tensor_share(outs[0]) : NULL;
         if (!list_push(r, &c->invariants, t->node, v)) return;
         for (int64_t i = 0; i <= c->iteration_count && mt_ok(r->s); i++)
-          if (c->iters[i % c->ring]) activate(r, t->node, outs, t->dead, c, i);
+          if (c->iters[i & (c->ring - 1)]) activate(r, t->node, outs, t->dead, c, i);
       } else {
         activate_edges(r, t->node, outs, 1, t->dead, c, 0);
       }
@@ -736,17 +738,22 @@ static void process(cf_run* r, const cf_task* t) {
   const struct mt_cf_plan* cf = r->cf;
   const cf_node* n = &cf->nodes[t->node];
   TF_Operation* op = r->p->nodes[t->node].op;
-  cf_iter* it = t->frame->iters[t->iter % t->frame->ring];
+  cf_iter* it = t->frame->iters[t->iter & (t->frame->ring - 1)];
   TF_Tensor** slots = it->inputs + n->in_base;
   const int* fed = cf->fed + cf->fed_start[t->node];
   for (int o = 0; o < op->noutputs; o++) r->out_buf[o] = NULL;
   if (!t->dead) {
+    unsigned char* movable = r->fwd + op->ninputs;
     for (int i = 0; i < op->ninputs; i++) {
       r->in_buf[i] = fed[i] >= 0 ? r->feed_values[fed[i]] : slots[i];
-      r->fwd[i] = fed[i] < 0 && slots[i] && mt_tensor_unique(slots[i]);
+      /* each input slot holds a handle of its own, dropped after the run */
+      movable[i] = fed[i] < 0 && slots[i];
+      r->fwd[i] = movable[i] && mt_tensor_unique(slots[i]);
     }
     int64_t start = r->stats ? mt_now_ns() : 0;
-    mt_exec_kernel(op, r->in_buf, r->fwd, r->out_buf, r->st, r->opts, r->ctl, r->s);
+    mt_exec_kernel(op, r->in_buf, r->fwd, movable, r->out_buf, r->st, r->opts, r->ctl, r->s);
+    for (int i = 0; i < op->ninputs; i++)
+      if (movable[i] == 2) slots[i] = NULL; /* an output has its handle now */
     if (mt_ok(r->s)) check_outputs(r, t->node, r->out_buf);
     if (r->stats && mt_ok(r->s)) record_stats(r, op, start, mt_now_ns());
     if (!mt_ok(r->s)) mt_status_append(r->s, "\n\t [[{{node %s}}]]", op->name);
@@ -802,7 +809,7 @@ static void run_loop(cf_run* r, cf_frame* root) {
   for (unsigned count = 0; r->qlen > 0 && mt_ok(r->s); count++) {
     if (timed && (count & 63) == 0 && mt_run_ctl_expired(r->ctl, r->s)) break;
     cf_task t = r->q[r->qhead];
-    r->qhead = (r->qhead + 1) % r->qcap;
+    r->qhead = (r->qhead + 1) & (r->qcap - 1);
     r->qlen--;
     process(r, &t);
   }
@@ -819,7 +826,7 @@ void mt_cf_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
   r.free_iters = mt_calloc((size_t)cf->nframes, sizeof(cf_iter*), s);
   r.in_buf = mt_calloc((size_t)p->max_inputs + 1, sizeof(TF_Tensor*), s);
   r.out_buf = mt_calloc((size_t)p->max_outputs + 1, sizeof(TF_Tensor*), s);
-  r.fwd = mt_calloc((size_t)p->max_inputs + 1, 1, s);
+  r.fwd = mt_calloc(2 * (size_t)p->max_inputs + 1, 1, s); /* fwd, then movable */
   cf_frame* root = mt_calloc(1, sizeof(cf_frame), s);
   if (root) {
     root->ring = root->max_parallel = 1;
