@@ -40,6 +40,8 @@ typedef struct cf_edge {
 
 typedef struct cf_node {
   unsigned char kind, is_constant, has_fetch;
+  unsigned char pass;  /* Enter, Exit, NextIteration, Identity: output 0 is input 0 */
+  unsigned char check; /* K_NORMAL / K_TRIGGER with a read output: the kernel must set it */
   int frame;     /* static frame the node runs in */
   int child;     /* Enter: the frame it enters */
   int parallel;  /* Enter: parallel_iterations */
@@ -313,6 +315,10 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     n->ndata = op->ninputs;
     n->pending0 = n->kind == K_MERGE ? (op->ncontrol_inputs << 1) | 1 : data + op->ncontrol_inputs;
     cf->frames[n->frame].pending0[n->local] = n->pending0;
+    n->pass = (n->kind == K_ENTER || n->kind == K_EXIT || n->kind == K_NEXT ||
+               strcmp(op->op_type, "Identity") == 0) && op->ninputs == 1 && op->noutputs == 1;
+    for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
+      n->check |= (n->kind == K_NORMAL || n->kind == K_TRIGGER) && cf->edges[e].dst_in >= 0;
   }
   return 1;
 }
@@ -689,7 +695,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
  * unset, as a dead tensor). */
 static void check_outputs(cf_run* r, int k, TF_Tensor** outs) {
   const struct mt_cf_plan* cf = r->cf;
-  if (cf->nodes[k].kind != K_NORMAL && cf->nodes[k].kind != K_TRIGGER) return;
+  if (!cf->nodes[k].check) return;
   for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
     if (cf->edges[e].dst_in >= 0 && !outs[cf->edges[e].src_out]) {
       mt_status_setf(r->s, TF_INTERNAL, "Kernel did not set output %d", cf->edges[e].src_out);
@@ -742,7 +748,13 @@ static void process(cf_run* r, const cf_task* t) {
   TF_Tensor** slots = it->inputs + n->in_base;
   const int* fed = cf->fed + cf->fed_start[t->node];
   for (int o = 0; o < op->noutputs; o++) r->out_buf[o] = NULL;
-  if (!t->dead) {
+  if (!t->dead && n->pass && !r->stats && slots[0] && !mt_dtype_is_ref(slots[0]->dtype) &&
+      fed[0] < 0) {
+    /* what the kernel would do (forward_kernel, identity_kernel), without
+     * calling it: the input's handle moves to the output */
+    r->out_buf[0] = slots[0];
+    slots[0] = NULL;
+  } else if (!t->dead) {
     unsigned char* movable = r->fwd + op->ninputs;
     for (int i = 0; i < op->ninputs; i++) {
       r->in_buf[i] = fed[i] >= 0 ? r->feed_values[fed[i]] : slots[i];
@@ -766,8 +778,9 @@ static void process(cf_run* r, const cf_task* t) {
   if (mt_ok(r->s) && n->has_fetch) record_fetches(r, t->node, r->out_buf);
   if (mt_ok(r->s)) propagate(r, t, r->out_buf);
   for (int o = 0; o < op->noutputs; o++) mt_tensor_free(r->out_buf[o]);
-  it->outstanding_ops--;
-  if (mt_ok(r->s)) try_cleanup(r, t->frame, t->iter);
+  /* an iteration can only end when its last node has run */
+  if (--it->outstanding_ops == 0 && it->outstanding_frames == 0 && mt_ok(r->s))
+    try_cleanup(r, t->frame, t->iter);
 }
 
 static void free_frame_tree(cf_run* r, cf_frame* f) {

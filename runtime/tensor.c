@@ -184,18 +184,18 @@ static mt_buffer* small_block_new(void) {
   return aligned_alloc(MT_ALIGN, SMALL_HEADER + SMALL_BYTES);
 }
 
-static void small_block_free(mt_buffer* b) {
-  handle_cache* c = thread_cache();
+static void small_block_free(handle_cache* c, mt_buffer* b) {
   if (c && c->nblocks < BLOCK_CACHE) c->blocks[c->nblocks++] = b;
   else free(b);
 }
 
-static void buffer_unref(mt_buffer* b) {
+/* c: this thread's cache (NULL: none). */
+static void buffer_unref(handle_cache* c, mt_buffer* b) {
   if (!b || atomic_fetch_sub(&b->refs, 1) != 1) return;
   if (b->owns_strings) free_strings(b->data, b->len);
   if (b->owns_variants) free_variants(b->data, b->len);
   if (b->dealloc == small_dealloc) {
-    small_block_free(b);
+    small_block_free(c, b);
     return;
   }
   if (b->dealloc)
@@ -421,8 +421,8 @@ int mt_tensor_unique(const TF_Tensor* t) {
 
 void mt_tensor_free(TF_Tensor* t) {
   if (!t) return;
-  buffer_unref(t->buf);
   handle_cache* c = thread_cache();
+  buffer_unref(c, t->buf);
   if (c && c->n < HANDLE_CACHE) c->items[c->n++] = t;
   else free(t);
 }

@@ -87,6 +87,11 @@ int mt_bcast_init(mt_bcast* b, const int64_t* xdims, int xnd, const int64_t* ydi
 }
 
 void mt_bcast_seek(const mt_bcast* b, mt_bcast_pos* p, int64_t elem) {
+  if (elem == 0) { /* the usual start (one task): no divisions */
+    p->col = p->xrow = p->yrow = 0;
+    for (int d = b->ndims - 2; d >= 0; d--) p->idx[d] = 0;
+    return;
+  }
   const int64_t inner = b->dims[b->ndims - 1];
   int64_t row = inner ? elem / inner : 0;
   p->col = inner ? elem % inner : 0;
