@@ -368,7 +368,7 @@ static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor
         mt_status_setf(s, TF_INTERNAL, "Kernel did not set output %d", o);
     }
   }
-  if (!mt_ok(s)) mt_status_append(s, "\n\t [[{{node %s}}]]", op->name);
+  if (mt_node_error(s)) mt_status_append(s, "\n\t [[{{node %s}}]]", op->name);
 }
 
 /* Drops a node's input reads and frees slots nobody reads any more. */
@@ -420,10 +420,25 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
   mt_plan_run_ctl(p, st, feed_values, outputs, opts, NULL, stats, s);
 }
 
+#define TIMED_OUT "Timed out waiting for notification"
+
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s) {
   if (!ctl || ctl->deadline_ns <= 0 || mt_now_ns() < ctl->deadline_ns) return 0;
-  mt_status_setf(s, TF_DEADLINE_EXCEEDED, "Timed out waiting for notification");
+  mt_status_setf(s, TF_DEADLINE_EXCEEDED, TIMED_OUT);
   return 1;
+}
+
+int mt_node_error(const TF_Status* s) {
+  return !mt_ok(s) && !(s->code == TF_DEADLINE_EXCEEDED && s->msg && strcmp(s->msg, TIMED_OUT) == 0);
+}
+
+int mt_run_ctl_stopped(const mt_run_ctl* ctl, TF_Status* s) {
+  if (!ctl) return 0;
+  if (ctl->cancelled && __atomic_load_n(ctl->cancelled, __ATOMIC_RELAXED)) {
+    mt_status_setf(s, TF_CANCELLED, "Loop execution was cancelled.");
+    return 1;
+  }
+  return mt_run_ctl_expired(ctl, s);
 }
 
 void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
@@ -460,7 +475,7 @@ void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_va
   }
   int timed = ctl && ctl->deadline_ns > 0;
   for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
-    if (timed && mt_run_ctl_expired(ctl, s)) break;
+    if (timed && (k & ctl->clock_mask) == 0 && mt_run_ctl_expired(ctl, s)) break;
     run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, ctl, stats, s);
   }
   for (int k = 0; k < p->nfetches && mt_ok(s); k++) {

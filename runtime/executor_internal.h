@@ -43,6 +43,10 @@ void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
                     const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s);
 /* 1 (and status set) when the step's deadline has passed. */
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s);
+/* 1 when s is an error a node raised: not OK, and not the step's deadline
+ * (TensorFlow reports a timed-out step without a node, even when a loop
+ * kernel such as While noticed it). */
+int mt_node_error(const TF_Status* s);
 /* Feed k's value checked against the plan's feed signature. */
 int mt_check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s);
 /* A fetched value as the caller sees it (refs read as values). */

@@ -768,7 +768,7 @@ static void process(cf_run* r, const cf_task* t) {
       if (movable[i] == 2) slots[i] = NULL; /* an output has its handle now */
     if (mt_ok(r->s)) check_outputs(r, t->node, r->out_buf);
     if (r->stats && mt_ok(r->s)) record_stats(r, op, start, mt_now_ns());
-    if (!mt_ok(r->s)) mt_status_append(r->s, "\n\t [[{{node %s}}]]", op->name);
+    if (mt_node_error(r->s)) mt_status_append(r->s, "\n\t [[{{node %s}}]]", op->name);
   }
   for (int i = 0; i < op->ninputs; i++)
     if (slots[i]) {
