@@ -10,7 +10,19 @@ typedef struct plan_node {
   TF_Operation* op;
   int* in_slots;  /* op->ninputs entries */
   int out_base;   /* outputs use slots out_base .. out_base + noutputs - 1 */
+  /* A Const whose value matches its dtype: the value (owned by the op's
+   * attr), which running the node shares without calling the kernel. */
+  const TF_Tensor* konst;
 } plan_node;
+
+/* Merge's value_index output for input i: a shared scalar int32 that
+ * lives as long as the process (NULL for i >= 16). runtime/kernels/
+ * control_flow_ops.c. */
+const TF_Tensor* mt_merge_index_value(int i);
+
+/* The value a Const node outputs when its kernel would succeed, else NULL
+ * (not a Const, or an error its kernel reports). */
+const TF_Tensor* mt_const_value(const TF_Operation* op);
 
 struct mt_plan {
   int nnodes;

@@ -31,6 +31,13 @@
 
 enum { K_NORMAL, K_SWITCH, K_MERGE, K_ENTER, K_EXIT, K_NEXT, K_TRIGGER };
 
+/* Nodes that only move tensors, run in process() without a kernel call
+ * (the same outputs their kernels give; anything unusual, such as a ref
+ * value, a fed input or an error, still goes to the kernel):
+ * INL_PASS Enter, Exit, NextIteration, Identity: output 0 is input 0;
+ * INL_CONST a Const: its value; INL_SWITCH, INL_MERGE, INL_LOOPCOND. */
+enum { INL_NONE, INL_PASS, INL_CONST, INL_SWITCH, INL_MERGE, INL_LOOPCOND };
+
 typedef struct cf_edge {
   int dst;     /* plan node */
   int dst_in;  /* input index, -1 for a control edge */
@@ -40,8 +47,9 @@ typedef struct cf_edge {
 
 typedef struct cf_node {
   unsigned char kind, is_constant, has_fetch;
-  unsigned char pass;  /* Enter, Exit, NextIteration, Identity: output 0 is input 0 */
+  unsigned char inl;   /* how process() may run it without its kernel (INL_*) */
   unsigned char check; /* K_NORMAL / K_TRIGGER with a read output: the kernel must set it */
+  const TF_Tensor* konst; /* see plan_node.konst */
   int frame;     /* static frame the node runs in */
   int child;     /* Enter: the frame it enters */
   int parallel;  /* Enter: parallel_iterations */
@@ -293,6 +301,18 @@ static int check_loops(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
   return 1;
 }
 
+static unsigned char inline_kind(const TF_Operation* op, const cf_node* n) {
+  const char* t = op->op_type;
+  int one = op->ninputs == 1 && op->noutputs == 1;
+  if (n->konst) return INL_CONST;
+  if (one && (n->kind == K_ENTER || n->kind == K_EXIT || n->kind == K_NEXT || !strcmp(t, "Identity")))
+    return INL_PASS;
+  if (!strcmp(t, "Switch") && op->ninputs == 2 && op->noutputs == 2) return INL_SWITCH;
+  if (!strcmp(t, "Merge") && op->noutputs == 2) return INL_MERGE;
+  if (one && !strcmp(t, "LoopCond")) return INL_LOOPCOND;
+  return INL_NONE;
+}
+
 /* Per frame: local node indices, input slots and initial pending counts. */
 static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
   for (int k = 0; k < p->nnodes; k++) {
@@ -315,8 +335,8 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     n->ndata = op->ninputs;
     n->pending0 = n->kind == K_MERGE ? (op->ncontrol_inputs << 1) | 1 : data + op->ncontrol_inputs;
     cf->frames[n->frame].pending0[n->local] = n->pending0;
-    n->pass = (n->kind == K_ENTER || n->kind == K_EXIT || n->kind == K_NEXT ||
-               strcmp(op->op_type, "Identity") == 0) && op->ninputs == 1 && op->noutputs == 1;
+    n->konst = p->nodes[k].konst;
+    n->inl = inline_kind(op, n);
     for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
       n->check |= (n->kind == K_NORMAL || n->kind == K_TRIGGER) && cf->edges[e].dst_in >= 0;
   }
@@ -739,6 +759,56 @@ static void record_stats(cf_run* r, const TF_Operation* op, int64_t start, int64
   ns->op_end_rel_ns = ns->all_end_rel_ns = end - start;
 }
 
+/* A handle of an input slot that may move to an output: set, not a ref
+ * value (the kernel path reads those as values). Fed inputs have no slot. */
+static int movable_input(TF_Tensor* const* slots, int i) {
+  return slots[i] && !mt_dtype_is_ref(slots[i]->dtype);
+}
+
+/* Runs an INL_* node as its kernel would, moving input handles to outputs;
+ * 0 (nothing done) when the kernel must run instead. */
+static int run_inline(cf_run* r, const cf_node* n, const TF_Operation* op, TF_Tensor** slots,
+                      const int* fed) {
+  TF_Tensor** out = r->out_buf;
+  switch (n->inl) {
+    case INL_CONST:
+      out[0] = mt_tensor_share(n->konst);
+      return 1;
+    case INL_LOOPCOND: /* the kernel reports a cancelled step */
+      if (r->ctl && r->ctl->cancelled && __atomic_load_n(r->ctl->cancelled, __ATOMIC_RELAXED))
+        return 0;
+      /* fall through */
+    case INL_PASS:
+      if (!movable_input(slots, 0)) return 0;
+      out[0] = slots[0];
+      slots[0] = NULL;
+      return 1;
+    case INL_SWITCH: {
+      const TF_Tensor* pred = slots[1];
+      if (!movable_input(slots, 0) || !pred || pred->ndims != 0 || pred->dtype != TF_BOOL)
+        return 0;
+      out[*(const unsigned char*)mt_tensor_data(pred) ? 1 : 0] = slots[0];
+      slots[0] = NULL;
+      return 1;
+    }
+    case INL_MERGE:
+      for (int i = 0; i < op->ninputs; i++)
+        if (fed[i] >= 0) return 0; /* the kernel sees fed values too */
+      for (int i = 0; i < op->ninputs; i++) {
+        if (!slots[i]) continue;
+        const TF_Tensor* index = mt_merge_index_value(i);
+        if (!movable_input(slots, i) || !index) return 0;
+        out[0] = slots[i];
+        slots[i] = NULL;
+        out[1] = mt_tensor_share(index);
+        return 1;
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
 /* Runs one ready node (a dead one only passes its deadness on). */
 static void process(cf_run* r, const cf_task* t) {
   const struct mt_cf_plan* cf = r->cf;
@@ -748,13 +818,7 @@ static void process(cf_run* r, const cf_task* t) {
   TF_Tensor** slots = it->inputs + n->in_base;
   const int* fed = cf->fed + cf->fed_start[t->node];
   for (int o = 0; o < op->noutputs; o++) r->out_buf[o] = NULL;
-  if (!t->dead && n->pass && !r->stats && slots[0] && !mt_dtype_is_ref(slots[0]->dtype) &&
-      fed[0] < 0) {
-    /* what the kernel would do (forward_kernel, identity_kernel), without
-     * calling it: the input's handle moves to the output */
-    r->out_buf[0] = slots[0];
-    slots[0] = NULL;
-  } else if (!t->dead) {
+  if (!t->dead && !(n->inl && !r->stats && run_inline(r, n, op, slots, fed))) {
     unsigned char* movable = r->fwd + op->ninputs;
     for (int i = 0; i < op->ninputs; i++) {
       r->in_buf[i] = fed[i] >= 0 ? r->feed_values[fed[i]] : slots[i];
@@ -775,9 +839,10 @@ static void process(cf_run* r, const cf_task* t) {
       mt_tensor_free(slots[i]);
       slots[i] = NULL;
     }
-  if (mt_ok(r->s) && n->has_fetch) record_fetches(r, t->node, r->out_buf);
+  if (n->has_fetch && mt_ok(r->s)) record_fetches(r, t->node, r->out_buf);
   if (mt_ok(r->s)) propagate(r, t, r->out_buf);
-  for (int o = 0; o < op->noutputs; o++) mt_tensor_free(r->out_buf[o]);
+  for (int o = 0; o < op->noutputs; o++)
+    if (r->out_buf[o]) mt_tensor_free(r->out_buf[o]);
   /* an iteration can only end when its last node has run */
   if (--it->outstanding_ops == 0 && it->outstanding_frames == 0 && mt_ok(r->s))
     try_cleanup(r, t->frame, t->iter);

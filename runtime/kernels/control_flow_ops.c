@@ -88,15 +88,20 @@ static void make_index_values(void) {
   TF_DeleteStatus(s);
 }
 
+const TF_Tensor* mt_merge_index_value(int i) {
+  pthread_once(&index_once, make_index_values);
+  return i >= 0 && i < N_INDEX ? index_values[i] : NULL;
+}
+
 /* The executor passes only the input that arrived live (others NULL):
  * forward it and its index. */
 static void merge_kernel(mt_kernel_ctx* ctx) {
   for (int i = 0; i < ctx->ninputs; i++) {
     if (!ctx->inputs[i]) continue;
     mt_ctx_set_shared(ctx, 0, ctx->inputs[i]);
-    pthread_once(&index_once, make_index_values);
-    if (i < N_INDEX && index_values[i]) {
-      mt_ctx_set_shared(ctx, 1, index_values[i]);
+    const TF_Tensor* index = mt_merge_index_value(i);
+    if (index) {
+      mt_ctx_set_shared(ctx, 1, index);
       return;
     }
     TF_Tensor* idx = mt_ctx_alloc(ctx, 1, TF_INT32, NULL, 0);
