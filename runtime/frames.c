@@ -48,6 +48,7 @@ typedef struct cf_edge {
 typedef struct cf_node {
   unsigned char kind, is_constant, has_fetch;
   unsigned char inl;   /* how process() may run it without its kernel (INL_*) */
+  unsigned char out1_read; /* output 1 has a data edge or a fetch (Merge's value_index) */
   unsigned char check; /* K_NORMAL / K_TRIGGER with a read output: the kernel must set it */
   const TF_Tensor* konst; /* see plan_node.konst */
   int frame;     /* static frame the node runs in */
@@ -337,6 +338,10 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     cf->frames[n->frame].pending0[n->local] = n->pending0;
     n->konst = p->nodes[k].konst;
     n->inl = inline_kind(op, n);
+    for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
+      n->out1_read |= cf->edges[e].dst_in >= 0 && cf->edges[e].src_out == 1;
+    for (int j = 0; j < p->nfetches; j++)
+      n->out1_read |= cf->fetch_node[j] == k && p->fetch_outputs[j].index == 1;
     for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
       n->check |= (n->kind == K_NORMAL || n->kind == K_TRIGGER) && cf->edges[e].dst_in >= 0;
   }
@@ -800,7 +805,7 @@ static int run_inline(cf_run* r, const cf_node* n, const TF_Operation* op, TF_Te
         if (!movable_input(slots, i) || !index) return 0;
         out[0] = slots[i];
         slots[i] = NULL;
-        out[1] = mt_tensor_share(index);
+        out[1] = n->out1_read ? mt_tensor_share(index) : NULL; /* nobody reads it */
         return 1;
       }
       return 0;

@@ -142,7 +142,10 @@ typedef struct handle_cache {
   TF_Tensor* items[HANDLE_CACHE];
   void* blocks[BLOCK_CACHE];
 } handle_cache;
-static _Thread_local handle_cache* my_cache;
+/* initial-exec: one pointer of static TLS (glibc keeps room for that in
+ * libraries loaded later), read without a __tls_get_addr call on every
+ * tensor allocation and free */
+static _Thread_local handle_cache* my_cache __attribute__((tls_model("initial-exec")));
 static pthread_key_t cache_key;
 static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
 
