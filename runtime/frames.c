@@ -395,6 +395,7 @@ typedef struct cf_iter {
 typedef struct cf_value {
   int node;
   TF_Tensor* value; /* NULL = dead */
+  int64_t iter;     /* dead_exits: the iteration the Exit died in */
 } cf_value;
 
 typedef struct cf_list {
@@ -413,7 +414,7 @@ typedef struct cf_frame {
   cf_iter** iters;          /* iteration i at iters[i & (ring - 1)] */
   cf_list invariants;       /* constant Enters: visible in every iteration */
   cf_list next_roots;       /* NextIteration values waiting for a free iteration */
-  cf_list dead_exits;
+  cf_list dead_exits;       /* one entry per Exit node, its latest dead iteration */
   struct cf_frame* children;
   struct cf_frame* sibling;
 } cf_frame;
@@ -458,7 +459,7 @@ static int list_push(cf_run* r, cf_list* l, int node, TF_Tensor* v) {
     l->items = grown;
     l->cap = cap;
   }
-  cf_value item = {node, v};
+  cf_value item = {node, v, 0};
   l->items[l->n++] = item;
   return 1;
 }
@@ -611,7 +612,8 @@ static void delete_frame(cf_run* r, cf_frame* f) {
   cf_frame* parent = f->parent;
   int64_t pi = f->parent_iter;
   for (int k = 0; k < f->dead_exits.n && mt_ok(r->s); k++)
-    activate(r, f->dead_exits.items[k].node, NULL, 1, parent, pi);
+    if (f->dead_exits.items[k].iter == f->iteration_count) /* dead in the last iteration */
+      activate(r, f->dead_exits.items[k].node, NULL, 1, parent, pi);
   for (cf_frame** at = &parent->children; *at; at = &(*at)->sibling)
     if (*at == f) {
       *at = f->sibling;
@@ -677,6 +679,19 @@ static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int 
   return c;
 }
 
+/* Remembers that Exit `node` was dead in iteration `iter`, the newest so
+ * far. An Exit dies in every iteration but the last, so the list keeps one
+ * entry per Exit (memory flat over any trip count); only those dead in the
+ * frame's last iteration pass deadness on when the frame ends. */
+static void note_dead_exit(cf_run* r, cf_frame* f, int node, int64_t iter) {
+  for (int k = 0; k < f->dead_exits.n; k++)
+    if (f->dead_exits.items[k].node == node) {
+      f->dead_exits.items[k].iter = iter;
+      return;
+    }
+  if (list_push(r, &f->dead_exits, node, NULL)) f->dead_exits.items[f->dead_exits.n - 1].iter = iter;
+}
+
 /* Moves a node's outputs on, by the node's kind (PropagateOutputs). */
 static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
   const cf_node* n = &r->cf->nodes[t->node];
@@ -699,7 +714,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
     }
     case K_EXIT:
       if (!t->dead) activate_edges(r, t->node, outs, 1, 0, f->parent, f->parent_iter);
-      else if (t->iter == f->iteration_count) list_push(r, &f->dead_exits, t->node, NULL);
+      else if (t->iter == f->iteration_count) note_dead_exit(r, f, t->node, t->iter);
       return;
     case K_NEXT: {
       if (t->dead) return; /* deadness stops at the back edge */
