@@ -1,8 +1,10 @@
-"""TF1 while-loop throughput: loop iterations per second of minitf and, when TensorFlow is
+"""While-loop throughput: loop iterations per second of minitf and, when TensorFlow is
 available (importable here, or /opt/tfvenv/bin/python), of TensorFlow, for the same GraphDefs
-that TensorFlow 2.21 wrote with v1 control flow (tests/fixtures/control_flow_v1/):
-`i + 1` counted to n, and a small float body `x * 0.999 + 0.5`. Runs alternate between the two
-(TensorFlow in a worker process that keeps its session); figures are medians. Never fails.
+that TensorFlow 2.21 wrote, in both control-flow forms: v1 (Enter/Merge/Switch/NextIteration/
+Exit frames, tests/fixtures/control_flow_v1/) and v2 (a StatelessWhile calling cond and body
+functions, tests/fixtures/control_flow_v2_loops/): `i + 1` counted to n, and a small float body
+`x * 0.999 + 0.5`. Runs alternate between the two (TensorFlow in a worker process that keeps its
+session); figures are medians. Never fails.
 
 Usage: python bench/while_loop.py [iterations=100000] [reps=5]
 """
@@ -13,9 +15,13 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FIX = os.path.join(HERE, "..", "tests", "fixtures", "control_flow_v1")
-CASES = [("counter i+1", "million_loop", ["count/Exit:0"]),
-         ("float body x*0.999+0.5", "float_body_loop", ["fbody/Exit:0", "fbody/Exit_1:0"])]
+FIX = os.path.join(HERE, "..", "tests", "fixtures")
+CASES = [("v1 counter i+1", "control_flow_v1/million_loop", ["count/Exit:0"]),
+         ("v1 float x*0.999+0.5", "control_flow_v1/float_body_loop",
+          ["fbody/Exit:0", "fbody/Exit_1:0"]),
+         ("v2 counter i+1", "control_flow_v2_loops/million_loop", ["count/Identity_2:0"]),
+         ("v2 float x*0.999+0.5", "control_flow_v2_loops/float_body_loop",
+          ["fbody/Identity_2:0", "fbody/Identity_3:0"])]
 TF_PYTHON = "/opt/tfvenv/bin/python"
 
 

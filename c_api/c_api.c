@@ -646,7 +646,7 @@ void TF_SessionRun(TF_Session* sess, const TF_Buffer* run_options, const TF_Outp
   if (trace < 0) return;
   int64_t timeout_ms =
       run_options ? mt_run_options_timeout_ms(run_options->data, run_options->length, s) : 0;
-  if (timeout_ms < 0) return;
+  if (!mt_ok(s)) return;
   if (!run_metadata || trace == 0) {
     mt_session_run_opts(sess, inputs, input_values, ninputs, outputs, output_values, noutputs,
                         target_opers, ntargets, timeout_ms, NULL, s);

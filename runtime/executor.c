@@ -188,6 +188,7 @@ static int assign_slots(builder* b, mt_plan* p, const TF_Output* fetches, int nf
   for (int k = 0; k < p->nnodes; k++) {
     plan_node* n = &p->nodes[k];
     n->out_base = b->slot_base[n->op->id];
+    n->konst = mt_const_value(n->op);
     n->in_slots = mt_calloc((size_t)n->op->ninputs, sizeof(int), s);
     if (!n->in_slots) return 0;
     for (int i = 0; i < n->op->ninputs; i++) {
@@ -257,6 +258,13 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
   return p;
 }
 
+const TF_Tensor* mt_const_value(const TF_Operation* op) {
+  if (strcmp(op->op_type, "Const") != 0 || op->noutputs != 1 || !op->def->kernel) return NULL;
+  const mt_attr_value* v = mt_op_attr(op, "value");
+  if (!v || v->kind != MT_ATTR_TENSOR || v->is_list || !v->v.tensor) return NULL;
+  return v->v.tensor->dtype == op->output_types[0] ? v->v.tensor : NULL;
+}
+
 /* ---- running ---- */
 
 int mt_check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s) {
@@ -270,6 +278,14 @@ int mt_check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s) {
     return 0;
   }
   const mt_shape* want = &p->feed_shapes[k];
+  /* the common cases without building shapes: unknown rank, or the same
+   * rank with every known dim equal */
+  if (want->rank < 0) return 1;
+  if (want->rank == t->ndims) {
+    int i = 0;
+    while (i < t->ndims && (want->dims[i] < 0 || want->dims[i] == t->dims[i])) i++;
+    if (i == t->ndims) return 1;
+  }
   mt_shape got = mt_shape_make(t->dims, t->ndims);
   mt_shape merged = *want;
   if (!mt_shape_merge(&merged, &got)) {
@@ -301,7 +317,7 @@ TF_Tensor* mt_fetch_value(TF_Tensor* t, TF_Output o, TF_Status* s) {
 }
 
 void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
-                    TF_Tensor** out_buf, mt_session_state* st,
+                    unsigned char* movable, TF_Tensor** out_buf, mt_session_state* st,
                     const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s) {
   if (!op->def->kernel) {
     mt_status_setf(s, TF_INVALID_ARGUMENT,
@@ -318,11 +334,12 @@ void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
       in_buf[i] = deref_input(op, i, in_buf[i], s);
       borrowed[i] = in_buf[i] != NULL;
       fwd[i] = 0;
+      if (movable) movable[i] = 0;
     }
   for (int o = 0; o < op->noutputs; o++) out_buf[o] = NULL;
   mt_kernel_ctx ctx = {op, op->ninputs, in_buf, fwd, op->noutputs, out_buf,
                        st, NULL, opts ? opts->intra_op_threads : 0, s,
-                       ctl ? ctl->cancelled : NULL};
+                       ctl ? ctl->cancelled : NULL, ctl, movable};
   if (mt_ok(s)) op->def->kernel(&ctx);
   if (borrowed) {
     for (int i = 0; i < op->ninputs; i++)
@@ -335,15 +352,24 @@ static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor
                      TF_Tensor** out_buf, unsigned char* fwd, mt_session_state* st,
                      const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s) {
   TF_Operation* op = n->op;
+  if (n->konst) { /* what const_kernel does, without the call */
+    if (!slots[n->out_base]) slots[n->out_base] = mt_tensor_share(n->konst);
+    return;
+  }
+  unsigned char* movable = fwd + op->ninputs;
   for (int i = 0; i < op->ninputs; i++) {
     int slot = n->in_slots[i];
     in_buf[i] = slots[slot];
-    /* last read of a slot no other input of this node shares */
+    /* last read of a slot no other input of this node shares: its handle
+     * may move to an output, its buffer may be reused in place */
     int shared = 0;
     for (int j = 0; j < op->ninputs; j++) shared |= j != i && n->in_slots[j] == slot;
-    fwd[i] = uses[slot] == 1 && !shared && in_buf[i] && mt_tensor_unique(in_buf[i]);
+    movable[i] = uses[slot] == 1 && !shared && in_buf[i];
+    fwd[i] = movable[i] && mt_tensor_unique(in_buf[i]);
   }
-  mt_exec_kernel(op, in_buf, fwd, out_buf, st, opts, ctl, s);
+  mt_exec_kernel(op, in_buf, fwd, movable, out_buf, st, opts, ctl, s);
+  for (int i = 0; i < op->ninputs; i++)
+    if (movable[i] == 2) slots[n->in_slots[i]] = NULL; /* an output has its handle now */
   for (int o = 0; o < op->noutputs; o++) {
     TF_Tensor** slot = &slots[n->out_base + o];
     if (*slot) { /* this output was fed: the fed value wins */
@@ -354,7 +380,7 @@ static void run_node(const plan_node* n, TF_Tensor** slots, int* uses, TF_Tensor
         mt_status_setf(s, TF_INTERNAL, "Kernel did not set output %d", o);
     }
   }
-  if (!mt_ok(s)) mt_status_append(s, "\n\t [[{{node %s}}]]", op->name);
+  if (mt_node_error(s)) mt_status_append(s, "\n\t [[{{node %s}}]]", op->name);
 }
 
 /* Drops a node's input reads and frees slots nobody reads any more. */
@@ -406,10 +432,25 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
   mt_plan_run_ctl(p, st, feed_values, outputs, opts, NULL, stats, s);
 }
 
+#define TIMED_OUT "Timed out waiting for notification"
+
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s) {
   if (!ctl || ctl->deadline_ns <= 0 || mt_now_ns() < ctl->deadline_ns) return 0;
-  mt_status_setf(s, TF_DEADLINE_EXCEEDED, "Timed out waiting for notification");
+  mt_status_setf(s, TF_DEADLINE_EXCEEDED, TIMED_OUT);
   return 1;
+}
+
+int mt_node_error(const TF_Status* s) {
+  return !mt_ok(s) && !(s->code == TF_DEADLINE_EXCEEDED && s->msg && strcmp(s->msg, TIMED_OUT) == 0);
+}
+
+int mt_run_ctl_stopped(const mt_run_ctl* ctl, TF_Status* s) {
+  if (!ctl) return 0;
+  if (ctl->cancelled && __atomic_load_n(ctl->cancelled, __ATOMIC_RELAXED)) {
+    mt_status_setf(s, TF_CANCELLED, "Loop execution was cancelled.");
+    return 1;
+  }
+  return mt_run_ctl_expired(ctl, s);
 }
 
 void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
@@ -427,8 +468,11 @@ void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_va
     return;
   }
   size_t bytes = sizeof(TF_Tensor*) * (size_t)(p->nslots + p->max_inputs + p->max_outputs) +
-                 sizeof(int) * (size_t)p->nslots + (size_t)p->max_inputs + 1;
-  char* scratch = mt_calloc(1, bytes, s);
+                 sizeof(int) * (size_t)p->nslots + 2 * (size_t)p->max_inputs + 1;
+  /* small plans (function bodies called once per loop iteration) keep
+   * their scratch on the stack: no allocation per call */
+  _Alignas(sizeof(void*)) char on_stack[1024];
+  char* scratch = bytes <= sizeof on_stack ? memset(on_stack, 0, bytes) : mt_calloc(1, bytes, s);
   for (int k = 0; k < p->nfetches; k++) outputs[k] = NULL;
   if (!scratch) return;
   TF_Tensor** slots = (TF_Tensor**)scratch;
@@ -443,7 +487,7 @@ void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_va
   }
   int timed = ctl && ctl->deadline_ns > 0;
   for (int k = 0; k < p->nnodes && mt_ok(s); k++) {
-    if (timed && mt_run_ctl_expired(ctl, s)) break;
+    if (timed && (k & ctl->clock_mask) == 0 && mt_run_ctl_expired(ctl, s)) break;
     run_timed(&p->nodes[k], slots, uses, in_buf, out_buf, fwd, st, opts, ctl, stats, s);
   }
   for (int k = 0; k < p->nfetches && mt_ok(s); k++) {
@@ -456,7 +500,7 @@ void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_va
       outputs[k] = NULL;
     }
   for (int k = 0; k < p->nslots; k++) mt_tensor_free(slots[k]);
-  free(scratch);
+  if (scratch != on_stack) free(scratch);
 }
 
 /* ---- partial runs ----
@@ -552,7 +596,7 @@ static int alloc_prun_state(mt_prun* r, TF_Status* s) {
   r->slot_feed = mt_calloc(nslots, sizeof(int), s);
   r->in_buf = mt_calloc((size_t)p->max_inputs + 1, sizeof(TF_Tensor*), s);
   r->out_buf = mt_calloc((size_t)p->max_outputs + 1, sizeof(TF_Tensor*), s);
-  r->fwd = mt_calloc((size_t)p->max_inputs + 1, 1, s);
+  r->fwd = mt_calloc(2 * (size_t)p->max_inputs + 1, 1, s); /* fwd, then movable */
   if (!mt_ok(s)) return 0;
   memcpy(r->uses, p->uses, sizeof(int) * (size_t)p->nslots);
   for (int k = 0; k < p->nslots; k++) r->slot_node[k] = r->slot_feed[k] = -1;

@@ -10,7 +10,19 @@ typedef struct plan_node {
   TF_Operation* op;
   int* in_slots;  /* op->ninputs entries */
   int out_base;   /* outputs use slots out_base .. out_base + noutputs - 1 */
+  /* A Const whose value matches its dtype: the value (owned by the op's
+   * attr), which running the node shares without calling the kernel. */
+  const TF_Tensor* konst;
 } plan_node;
+
+/* Merge's value_index output for input i: a shared scalar int32 that
+ * lives as long as the process (NULL for i >= 16). runtime/kernels/
+ * control_flow_ops.c. */
+const TF_Tensor* mt_merge_index_value(int i);
+
+/* The value a Const node outputs when its kernel would succeed, else NULL
+ * (not a Const, or an error its kernel reports). */
+const TF_Tensor* mt_const_value(const TF_Operation* op);
 
 struct mt_plan {
   int nnodes;
@@ -35,12 +47,18 @@ int mt_is_next_iteration(const TF_Operation* op);
 
 /* Calls op's kernel on in_buf (borrowed; ref inputs that the op reads by
  * value are dereferenced for the call), filling out_buf (noutputs entries,
- * NULL = not set). Appends the node name to an error. */
+ * NULL = not set). movable (NULL or one flag per input, see
+ * mt_kernel_ctx.movable): 2 after the call where an output took the
+ * caller's handle of that input. */
 void mt_exec_kernel(TF_Operation* op, TF_Tensor** in_buf, unsigned char* fwd,
-                    TF_Tensor** out_buf, mt_session_state* st,
+                    unsigned char* movable, TF_Tensor** out_buf, mt_session_state* st,
                     const struct TF_SessionOptions* opts, const mt_run_ctl* ctl, TF_Status* s);
 /* 1 (and status set) when the step's deadline has passed. */
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s);
+/* 1 when s is an error a node raised: not OK, and not the step's deadline
+ * (TensorFlow reports a timed-out step without a node, even when a loop
+ * kernel such as While noticed it). */
+int mt_node_error(const TF_Status* s);
 /* Feed k's value checked against the plan's feed signature. */
 int mt_check_feed(const mt_plan* p, int k, const TF_Tensor* t, TF_Status* s);
 /* A fetched value as the caller sees it (refs read as values). */

@@ -31,6 +31,13 @@
 
 enum { K_NORMAL, K_SWITCH, K_MERGE, K_ENTER, K_EXIT, K_NEXT, K_TRIGGER };
 
+/* Nodes that only move tensors, run in process() without a kernel call
+ * (the same outputs their kernels give; anything unusual, such as a ref
+ * value, a fed input or an error, still goes to the kernel):
+ * INL_PASS Enter, Exit, NextIteration, Identity: output 0 is input 0;
+ * INL_CONST a Const: its value; INL_SWITCH, INL_MERGE, INL_LOOPCOND. */
+enum { INL_NONE, INL_PASS, INL_CONST, INL_SWITCH, INL_MERGE, INL_LOOPCOND };
+
 typedef struct cf_edge {
   int dst;     /* plan node */
   int dst_in;  /* input index, -1 for a control edge */
@@ -40,6 +47,10 @@ typedef struct cf_edge {
 
 typedef struct cf_node {
   unsigned char kind, is_constant, has_fetch;
+  unsigned char inl;   /* how process() may run it without its kernel (INL_*) */
+  unsigned char out1_read; /* output 1 has a data edge or a fetch (Merge's value_index) */
+  unsigned char check; /* K_NORMAL / K_TRIGGER with a read output: the kernel must set it */
+  const TF_Tensor* konst; /* see plan_node.konst */
   int frame;     /* static frame the node runs in */
   int child;     /* Enter: the frame it enters */
   int parallel;  /* Enter: parallel_iterations */
@@ -291,6 +302,18 @@ static int check_loops(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
   return 1;
 }
 
+static unsigned char inline_kind(const TF_Operation* op, const cf_node* n) {
+  const char* t = op->op_type;
+  int one = op->ninputs == 1 && op->noutputs == 1;
+  if (n->konst) return INL_CONST;
+  if (one && (n->kind == K_ENTER || n->kind == K_EXIT || n->kind == K_NEXT || !strcmp(t, "Identity")))
+    return INL_PASS;
+  if (!strcmp(t, "Switch") && op->ninputs == 2 && op->noutputs == 2) return INL_SWITCH;
+  if (!strcmp(t, "Merge") && op->noutputs == 2) return INL_MERGE;
+  if (one && !strcmp(t, "LoopCond")) return INL_LOOPCOND;
+  return INL_NONE;
+}
+
 /* Per frame: local node indices, input slots and initial pending counts. */
 static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
   for (int k = 0; k < p->nnodes; k++) {
@@ -313,6 +336,14 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     n->ndata = op->ninputs;
     n->pending0 = n->kind == K_MERGE ? (op->ncontrol_inputs << 1) | 1 : data + op->ncontrol_inputs;
     cf->frames[n->frame].pending0[n->local] = n->pending0;
+    n->konst = p->nodes[k].konst;
+    n->inl = inline_kind(op, n);
+    for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
+      n->out1_read |= cf->edges[e].dst_in >= 0 && cf->edges[e].src_out == 1;
+    for (int j = 0; j < p->nfetches; j++)
+      n->out1_read |= cf->fetch_node[j] == k && p->fetch_outputs[j].index == 1;
+    for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
+      n->check |= (n->kind == K_NORMAL || n->kind == K_TRIGGER) && cf->edges[e].dst_in >= 0;
   }
   return 1;
 }
@@ -364,6 +395,7 @@ typedef struct cf_iter {
 typedef struct cf_value {
   int node;
   TF_Tensor* value; /* NULL = dead */
+  int64_t iter;     /* dead_exits: the iteration the Exit died in */
 } cf_value;
 
 typedef struct cf_list {
@@ -375,14 +407,14 @@ typedef struct cf_frame {
   int def;
   struct cf_frame* parent;
   int64_t parent_iter;
-  int max_parallel, ring;
+  int max_parallel, ring;   /* ring: a power of two > max_parallel (masks, not divisions) */
   int64_t iteration_count;  /* the newest iteration started */
   int outstanding_iters;
   int pending_inputs;       /* Enters not yet arrived */
-  cf_iter** iters;          /* iteration i at iters[i % ring] */
+  cf_iter** iters;          /* iteration i at iters[i & (ring - 1)] */
   cf_list invariants;       /* constant Enters: visible in every iteration */
   cf_list next_roots;       /* NextIteration values waiting for a free iteration */
-  cf_list dead_exits;
+  cf_list dead_exits;       /* one entry per Exit node, its latest dead iteration */
   struct cf_frame* children;
   struct cf_frame* sibling;
 } cf_frame;
@@ -398,7 +430,7 @@ typedef struct cf_run {
   const struct mt_cf_plan* cf;
   TF_Tensor* const* feed_values;
   TF_Tensor** outputs;
-  cf_task* q; /* FIFO ring of ready nodes */
+  cf_task* q; /* FIFO ring of ready nodes; qcap is a power of two */
   int qhead, qlen, qcap;
   cf_iter** free_iters; /* per frame def */
   TF_Tensor** in_buf;
@@ -427,7 +459,7 @@ static int list_push(cf_run* r, cf_list* l, int node, TF_Tensor* v) {
     l->items = grown;
     l->cap = cap;
   }
-  cf_value item = {node, v};
+  cf_value item = {node, v, 0};
   l->items[l->n++] = item;
   return 1;
 }
@@ -446,15 +478,15 @@ static int push_task(cf_run* r, int node, int dead, cf_frame* f, int64_t iter) {
       oom(r);
       return 0;
     }
-    for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) % r->qcap];
+    for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) & (r->qcap - 1)];
     free(r->q);
     r->q = grown;
     r->qhead = 0;
     r->qcap = cap;
   }
   cf_task t = {node, dead, f, iter};
-  r->q[(r->qhead + r->qlen++) % r->qcap] = t;
-  f->iters[iter % f->ring]->outstanding_ops++;
+  r->q[(r->qhead + r->qlen++) & (r->qcap - 1)] = t;
+  f->iters[iter & (f->ring - 1)]->outstanding_ops++;
   return 1;
 }
 
@@ -503,7 +535,7 @@ static void iter_release(cf_run* r, int def, cf_iter* it) {
 static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead,
                            cf_frame* f, int64_t iter) {
   const struct mt_cf_plan* cf = r->cf;
-  cf_iter* it = f->iters[iter % f->ring];
+  cf_iter* it = f->iters[iter & (f->ring - 1)];
   int src_enter = cf->nodes[src].kind == K_ENTER;
   for (int e = cf->edge_start[src]; e < cf->edge_start[src + 1] && mt_ok(r->s); e++) {
     const cf_edge* ed = &cf->edges[e];
@@ -559,7 +591,7 @@ static int64_t next_iteration(cf_run* r, cf_frame* f) {
   if (!it) return -1;
   int64_t i = ++f->iteration_count;
   f->outstanding_iters++;
-  f->iters[i % f->ring] = it;
+  f->iters[i & (f->ring - 1)] = it;
   for (int k = 0; k < f->invariants.n && mt_ok(r->s); k++)
     activate(r, f->invariants.items[k].node, &f->invariants.items[k].value,
              f->invariants.items[k].value == NULL, f, i);
@@ -567,9 +599,9 @@ static int64_t next_iteration(cf_run* r, cf_frame* f) {
 }
 
 static int iteration_done(const cf_frame* f, int64_t i) {
-  const cf_iter* it = f->iters[i % f->ring];
+  const cf_iter* it = f->iters[i & (f->ring - 1)];
   if (!it || it->outstanding_ops || it->outstanding_frames) return 0;
-  return i == 0 ? f->pending_inputs == 0 : f->iters[(i - 1) % f->ring] == NULL;
+  return i == 0 ? f->pending_inputs == 0 : f->iters[(i - 1) & (f->ring - 1)] == NULL;
 }
 
 static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter);
@@ -580,7 +612,8 @@ static void delete_frame(cf_run* r, cf_frame* f) {
   cf_frame* parent = f->parent;
   int64_t pi = f->parent_iter;
   for (int k = 0; k < f->dead_exits.n && mt_ok(r->s); k++)
-    activate(r, f->dead_exits.items[k].node, NULL, 1, parent, pi);
+    if (f->dead_exits.items[k].iter == f->iteration_count) /* dead in the last iteration */
+      activate(r, f->dead_exits.items[k].node, NULL, 1, parent, pi);
   for (cf_frame** at = &parent->children; *at; at = &(*at)->sibling)
     if (*at == f) {
       *at = f->sibling;
@@ -591,7 +624,7 @@ static void delete_frame(cf_run* r, cf_frame* f) {
   list_free(&f->dead_exits);
   free(f->iters);
   free(f);
-  parent->iters[pi % parent->ring]->outstanding_frames--;
+  parent->iters[pi & (parent->ring - 1)]->outstanding_frames--;
   try_cleanup(r, parent, pi);
 }
 
@@ -601,8 +634,8 @@ static void delete_frame(cf_run* r, cf_frame* f) {
 static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter) {
   if (!f->parent) return; /* the root frame lives until the run ends */
   for (int64_t i = iter; i <= f->iteration_count && iteration_done(f, i) && mt_ok(r->s); i++) {
-    iter_release(r, f->def, f->iters[i % f->ring]);
-    f->iters[i % f->ring] = NULL;
+    iter_release(r, f->def, f->iters[i & (f->ring - 1)]);
+    f->iters[i & (f->ring - 1)] = NULL;
     f->outstanding_iters--;
     if (f->next_roots.n > 0) {
       int64_t ni = next_iteration(r, f);
@@ -621,8 +654,10 @@ static void try_cleanup(cf_run* r, cf_frame* f, int64_t iter) {
 static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int parallel) {
   for (cf_frame* c = f->children; c; c = c->sibling)
     if (c->def == def && c->parent_iter == iter) return c;
+  int ring = 1;
+  while (ring <= parallel) ring <<= 1;
   cf_frame* c = calloc(1, sizeof(cf_frame));
-  if (c) c->iters = calloc((size_t)parallel + 1, sizeof(cf_iter*));
+  if (c) c->iters = calloc((size_t)ring, sizeof(cf_iter*));
   cf_iter* first = c && c->iters ? iter_new(r, def) : NULL;
   if (!first) {
     if (c) free(c->iters);
@@ -634,23 +669,27 @@ static cf_frame* child_frame(cf_run* r, cf_frame* f, int64_t iter, int def, int 
   c->parent = f;
   c->parent_iter = iter;
   c->max_parallel = parallel;
-  c->ring = parallel + 1;
+  c->ring = ring;
   c->outstanding_iters = 1;
   c->pending_inputs = r->cf->frames[def].nenters;
   c->iters[0] = first;
   c->sibling = f->children;
   f->children = c;
-  f->iters[iter % f->ring]->outstanding_frames++;
+  f->iters[iter & (f->ring - 1)]->outstanding_frames++;
   return c;
 }
 
-/* 1 when node is in l. A loop's Exit is dead in every iteration but the
- * last; remembering it once (not once per iteration, as TensorFlow's
- * dead_exits vector does) keeps a long loop's memory flat. */
-static int listed(const cf_list* l, int node) {
-  for (int k = 0; k < l->n; k++)
-    if (l->items[k].node == node) return 1;
-  return 0;
+/* Remembers that Exit `node` was dead in iteration `iter`, the newest so
+ * far. An Exit dies in every iteration but the last, so the list keeps one
+ * entry per Exit (memory flat over any trip count); only those dead in the
+ * frame's last iteration pass deadness on when the frame ends. */
+static void note_dead_exit(cf_run* r, cf_frame* f, int node, int64_t iter) {
+  for (int k = 0; k < f->dead_exits.n; k++)
+    if (f->dead_exits.items[k].node == node) {
+      f->dead_exits.items[k].iter = iter;
+      return;
+    }
+  if (list_push(r, &f->dead_exits, node, NULL)) f->dead_exits.items[f->dead_exits.n - 1].iter = iter;
 }
 
 /* Moves a node's outputs on, by the node's kind (PropagateOutputs). */
@@ -665,7 +704,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
         TF_Tensor* v = outs[0] ? mt_tensor_share(outs[0]) : NULL;
         if (!list_push(r, &c->invariants, t->node, v)) return;
         for (int64_t i = 0; i <= c->iteration_count && mt_ok(r->s); i++)
-          if (c->iters[i % c->ring]) activate(r, t->node, outs, t->dead, c, i);
+          if (c->iters[i & (c->ring - 1)]) activate(r, t->node, outs, t->dead, c, i);
       } else {
         activate_edges(r, t->node, outs, 1, t->dead, c, 0);
       }
@@ -675,8 +714,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
     }
     case K_EXIT:
       if (!t->dead) activate_edges(r, t->node, outs, 1, 0, f->parent, f->parent_iter);
-      else if (t->iter == f->iteration_count && !listed(&f->dead_exits, t->node))
-        list_push(r, &f->dead_exits, t->node, NULL);
+      else if (t->iter == f->iteration_count) note_dead_exit(r, f, t->node, t->iter);
       return;
     case K_NEXT: {
       if (t->dead) return; /* deadness stops at the back edge */
@@ -697,7 +735,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
  * unset, as a dead tensor). */
 static void check_outputs(cf_run* r, int k, TF_Tensor** outs) {
   const struct mt_cf_plan* cf = r->cf;
-  if (cf->nodes[k].kind != K_NORMAL && cf->nodes[k].kind != K_TRIGGER) return;
+  if (!cf->nodes[k].check) return;
   for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
     if (cf->edges[e].dst_in >= 0 && !outs[cf->edges[e].src_out]) {
       mt_status_setf(r->s, TF_INTERNAL, "Kernel did not set output %d", cf->edges[e].src_out);
@@ -741,36 +779,93 @@ static void record_stats(cf_run* r, const TF_Operation* op, int64_t start, int64
   ns->op_end_rel_ns = ns->all_end_rel_ns = end - start;
 }
 
+/* A handle of an input slot that may move to an output: set, not a ref
+ * value (the kernel path reads those as values). Fed inputs have no slot. */
+static int movable_input(TF_Tensor* const* slots, int i) {
+  return slots[i] && !mt_dtype_is_ref(slots[i]->dtype);
+}
+
+/* Runs an INL_* node as its kernel would, moving input handles to outputs;
+ * 0 (nothing done) when the kernel must run instead. */
+static int run_inline(cf_run* r, const cf_node* n, const TF_Operation* op, TF_Tensor** slots,
+                      const int* fed) {
+  TF_Tensor** out = r->out_buf;
+  switch (n->inl) {
+    case INL_CONST:
+      out[0] = mt_tensor_share(n->konst);
+      return 1;
+    case INL_LOOPCOND: /* the kernel reports a cancelled step */
+      if (r->ctl && r->ctl->cancelled && __atomic_load_n(r->ctl->cancelled, __ATOMIC_RELAXED))
+        return 0;
+      /* fall through */
+    case INL_PASS:
+      if (!movable_input(slots, 0)) return 0;
+      out[0] = slots[0];
+      slots[0] = NULL;
+      return 1;
+    case INL_SWITCH: {
+      const TF_Tensor* pred = slots[1];
+      if (!movable_input(slots, 0) || !pred || pred->ndims != 0 || pred->dtype != TF_BOOL)
+        return 0;
+      out[*(const unsigned char*)mt_tensor_data(pred) ? 1 : 0] = slots[0];
+      slots[0] = NULL;
+      return 1;
+    }
+    case INL_MERGE:
+      for (int i = 0; i < op->ninputs; i++)
+        if (fed[i] >= 0) return 0; /* the kernel sees fed values too */
+      for (int i = 0; i < op->ninputs; i++) {
+        if (!slots[i]) continue;
+        const TF_Tensor* index = mt_merge_index_value(i);
+        if (!movable_input(slots, i) || !index) return 0;
+        out[0] = slots[i];
+        slots[i] = NULL;
+        out[1] = n->out1_read ? mt_tensor_share(index) : NULL; /* nobody reads it */
+        return 1;
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
 /* Runs one ready node (a dead one only passes its deadness on). */
 static void process(cf_run* r, const cf_task* t) {
   const struct mt_cf_plan* cf = r->cf;
   const cf_node* n = &cf->nodes[t->node];
   TF_Operation* op = r->p->nodes[t->node].op;
-  cf_iter* it = t->frame->iters[t->iter % t->frame->ring];
+  cf_iter* it = t->frame->iters[t->iter & (t->frame->ring - 1)];
   TF_Tensor** slots = it->inputs + n->in_base;
   const int* fed = cf->fed + cf->fed_start[t->node];
   for (int o = 0; o < op->noutputs; o++) r->out_buf[o] = NULL;
-  if (!t->dead) {
+  if (!t->dead && !(n->inl && !r->stats && run_inline(r, n, op, slots, fed))) {
+    unsigned char* movable = r->fwd + op->ninputs;
     for (int i = 0; i < op->ninputs; i++) {
       r->in_buf[i] = fed[i] >= 0 ? r->feed_values[fed[i]] : slots[i];
-      r->fwd[i] = fed[i] < 0 && slots[i] && mt_tensor_unique(slots[i]);
+      /* each input slot holds a handle of its own, dropped after the run */
+      movable[i] = fed[i] < 0 && slots[i];
+      r->fwd[i] = movable[i] && mt_tensor_unique(slots[i]);
     }
     int64_t start = r->stats ? mt_now_ns() : 0;
-    mt_exec_kernel(op, r->in_buf, r->fwd, r->out_buf, r->st, r->opts, r->ctl, r->s);
+    mt_exec_kernel(op, r->in_buf, r->fwd, movable, r->out_buf, r->st, r->opts, r->ctl, r->s);
+    for (int i = 0; i < op->ninputs; i++)
+      if (movable[i] == 2) slots[i] = NULL; /* an output has its handle now */
     if (mt_ok(r->s)) check_outputs(r, t->node, r->out_buf);
     if (r->stats && mt_ok(r->s)) record_stats(r, op, start, mt_now_ns());
-    if (!mt_ok(r->s)) mt_status_append(r->s, "\n\t [[{{node %s}}]]", op->name);
+    if (mt_node_error(r->s)) mt_status_append(r->s, "\n\t [[{{node %s}}]]", op->name);
   }
   for (int i = 0; i < op->ninputs; i++)
     if (slots[i]) {
       mt_tensor_free(slots[i]);
       slots[i] = NULL;
     }
-  if (mt_ok(r->s) && n->has_fetch) record_fetches(r, t->node, r->out_buf);
+  if (n->has_fetch && mt_ok(r->s)) record_fetches(r, t->node, r->out_buf);
   if (mt_ok(r->s)) propagate(r, t, r->out_buf);
-  for (int o = 0; o < op->noutputs; o++) mt_tensor_free(r->out_buf[o]);
-  it->outstanding_ops--;
-  if (mt_ok(r->s)) try_cleanup(r, t->frame, t->iter);
+  for (int o = 0; o < op->noutputs; o++)
+    if (r->out_buf[o]) mt_tensor_free(r->out_buf[o]);
+  /* an iteration can only end when its last node has run */
+  if (--it->outstanding_ops == 0 && it->outstanding_frames == 0 && mt_ok(r->s))
+    try_cleanup(r, t->frame, t->iter);
 }
 
 static void free_frame_tree(cf_run* r, cf_frame* f) {
@@ -812,7 +907,7 @@ static void run_loop(cf_run* r, cf_frame* root) {
   for (unsigned count = 0; r->qlen > 0 && mt_ok(r->s); count++) {
     if (timed && (count & 63) == 0 && mt_run_ctl_expired(r->ctl, r->s)) break;
     cf_task t = r->q[r->qhead];
-    r->qhead = (r->qhead + 1) % r->qcap;
+    r->qhead = (r->qhead + 1) & (r->qcap - 1);
     r->qlen--;
     process(r, &t);
   }
@@ -829,7 +924,7 @@ void mt_cf_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
   r.free_iters = mt_calloc((size_t)cf->nframes, sizeof(cf_iter*), s);
   r.in_buf = mt_calloc((size_t)p->max_inputs + 1, sizeof(TF_Tensor*), s);
   r.out_buf = mt_calloc((size_t)p->max_outputs + 1, sizeof(TF_Tensor*), s);
-  r.fwd = mt_calloc((size_t)p->max_inputs + 1, 1, s);
+  r.fwd = mt_calloc(2 * (size_t)p->max_inputs + 1, 1, s); /* fwd, then movable */
   cf_frame* root = mt_calloc(1, sizeof(cf_frame), s);
   if (root) {
     root->ring = root->max_parallel = 1;

@@ -699,8 +699,8 @@ mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Stat
 }
 
 void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
-                     TF_Tensor* const* args, int nargs, TF_Tensor** rets, int nrets,
-                     TF_Status* s) {
+                     const mt_run_ctl* ctl, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
+                     int nrets, TF_Status* s) {
   const char* name = e->fn->name;
   if (nargs != e->nargs || nrets != e->nrets) {
     mt_status_setf(s, TF_INVALID_ARGUMENT,
@@ -717,12 +717,20 @@ void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
     }
   struct TF_SessionOptions opts = {0};
   opts.intra_op_threads = intra_threads;
-  mt_plan_run(e->plan, st, args, rets, &opts, s);
+  if (!ctl) {
+    mt_plan_run(e->plan, st, args, rets, &opts, s);
+    return;
+  }
+  /* a body runs once per loop iteration: the clock is read every 16th
+   * node, the loop itself reads it between iterations */
+  mt_run_ctl body = *ctl;
+  body.clock_mask |= 15;
+  mt_plan_run_ctl(e->plan, st, args, rets, &opts, &body, NULL, s);
 }
 
 void mt_function_call(const TF_Operation* op, const char* name, mt_session_state* st,
-                      int intra_threads, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
-                      int nrets, TF_Status* s) {
+                      int intra_threads, const mt_run_ctl* ctl, TF_Tensor* const* args,
+                      int nargs, TF_Tensor** rets, int nrets, TF_Status* s) {
   mt_fn_entry* e = ready_entry(op->graph, name, s);
-  if (e) mt_function_run(e, st, intra_threads, args, nargs, rets, nrets, s);
+  if (e) mt_function_run(e, st, intra_threads, ctl, args, nargs, rets, nrets, s);
 }

@@ -99,18 +99,19 @@ void mt_graph_library_to_proto(mt_pb_writer* w, TF_Graph* g);
 
 /* Calls function `name` of op's library with `args` (borrowed, one per
  * argument); `rets` receives new handles. Instantiates it on first use.
- * TF_NOT_FOUND when no such function, TF_INVALID_ARGUMENT when the
- * argument count or types do not match its signature. */
+ * The body runs under `ctl` (the caller's step deadline and cancellation;
+ * NULL: none). TF_NOT_FOUND when no such function, TF_INVALID_ARGUMENT when
+ * the argument count or types do not match its signature. */
 void mt_function_call(const TF_Operation* op, const char* name, mt_session_state* st,
-                      int intra_threads, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
-                      int nrets, TF_Status* s);
+                      int intra_threads, const mt_run_ctl* ctl, TF_Tensor* const* args,
+                      int nargs, TF_Tensor** rets, int nrets, TF_Status* s);
 /* mt_function_call in two steps, for callers that call one function many
  * times (While): the entry, instantiated (NULL + status as above), then a
  * call of it. */
 mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Status* s);
 void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
-                     TF_Tensor* const* args, int nargs, TF_Tensor** rets, int nrets,
-                     TF_Status* s);
+                     const mt_run_ctl* ctl, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
+                     int nrets, TF_Status* s);
 /* Builds the body of function `name` of lib's library into graph `dst` (a
  * frontend's FuncGraph, to differentiate or rewrite it): a Placeholder per
  * argument named as the argument, then the body's nodes under their own

@@ -509,7 +509,11 @@ static int foldable(const TF_Operation* op) {
   static const char* never[] = {"Placeholder", "PlaceholderWithDefault", "VarHandleOp",
                                 "ReadVariableOp", "Assert", "CheckNumerics",
                                 /* calls Python: only when run, as TensorFlow */
-                                "PyFuncStateless"};
+                                "PyFuncStateless",
+                                /* call functions: a loop may never end, and
+                                 * TensorFlow's shape inference runs none */
+                                "StatelessWhile", "StatelessIf", "StatelessCase",
+                                "PartitionedCall"};
   for (size_t k = 0; k < sizeof(never) / sizeof(never[0]); k++)
     if (strcmp(op->op_type, never[k]) == 0) return 0;
   return 1;

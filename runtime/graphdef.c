@@ -1000,7 +1000,7 @@ void mt_op_list_to_proto(mt_pb_writer* w, const mt_registry* reg) {
 }
 
 /* ConfigProto: intra_op_parallelism_threads = 2, inter_op_parallelism_threads
- * = 5, use_per_session_threads = 9. */
+ * = 5, use_per_session_threads = 9, operation_timeout_in_ms = 11. */
 int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions* opts,
                          TF_Status* s) {
   mt_pb_reader r = mt_pb_reader_make(data, len, 0);
@@ -1008,10 +1008,11 @@ int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions*
   int rc;
   struct TF_SessionOptions o = *opts;
   while ((rc = mt_pb_next(&r, &f, "ConfigProto", s)) > 0) {
-    if (f.num != 2 && f.num != 5 && f.num != 9) continue;
+    if (f.num != 2 && f.num != 5 && f.num != 9 && f.num != 11) continue;
     if (!mt_pb_expect(&f, MT_PB_VARINT, "ConfigProto", s)) return 0;
     if (f.num == 2) o.intra_op_threads = (int32_t)f.v;
     else if (f.num == 5) o.inter_op_threads = (int32_t)f.v;
+    else if (f.num == 11) o.operation_timeout_ms = (int64_t)f.v;
     else o.use_per_session_threads = f.v != 0;
   }
   if (rc < 0) return 0;

@@ -29,6 +29,7 @@ typedef struct mt_shape_ctx {
 
 struct mt_session_state;
 struct mt_threadpool;
+struct mt_run_ctl;
 
 /* A kernel call. Inputs are borrowed; the kernel stores new tensor handles
  * (owned by the executor) in outputs[i]. On error, set status (the executor
@@ -50,6 +51,15 @@ typedef struct mt_kernel_ctx {
   /* Nonzero (read atomically) once the step is cancelled: LoopCond fails
    * then, as TensorFlow's does. NULL when the step cannot be cancelled. */
   const int* cancelled;
+  /* The step's deadline and cancellation (NULL: none): kernels that run
+   * functions (While, If, PartitionedCall) run them under it. */
+  const struct mt_run_ctl* ctl;
+  /* movable[i] == 1: the executor drops its handle of inputs[i] right after
+   * this call and nothing else reads that handle, so mt_ctx_set_shared and
+   * mt_ctx_forward may hand that very handle out as an output (they set
+   * movable[i] = 2 and the executor lets go of it): no new handle, no
+   * reference count traffic. NULL: no input is movable. */
+  unsigned char* movable;
 } mt_kernel_ctx;
 
 /* Allocates outputs[idx] with the given type/shape; NULL + status on error. */

@@ -13,6 +13,9 @@ struct TF_SessionOptions {
   int intra_op_threads; /* 0 = number of cores */
   int inter_op_threads; /* 0 = number of cores */
   int use_per_session_threads;
+  /* ConfigProto.operation_timeout_in_ms: the step deadline of runs whose
+   * RunOptions give none (<= 0: none), as TensorFlow's DirectSession. */
+  int64_t operation_timeout_ms;
 };
 
 typedef struct mt_plan mt_plan;
@@ -23,7 +26,17 @@ typedef struct mt_plan mt_plan;
 typedef struct mt_run_ctl {
   int64_t deadline_ns; /* mt_now_ns() clock */
   const int* cancelled;
+  /* A plan under this ctl looks at the clock before node k when
+   * (k & clock_mask) == 0: 0 (a step's own plan) before every node, more
+   * for function bodies, which a loop runs many times. */
+  int clock_mask;
 } mt_run_ctl;
+
+/* 1 and status set when the step must stop: TF_CANCELLED "Loop execution
+ * was cancelled." once cancelled, TF_DEADLINE_EXCEEDED "Timed out waiting
+ * for notification" once the deadline passed (ctl NULL: never). For
+ * kernels that loop (While): call between iterations. */
+int mt_run_ctl_stopped(const mt_run_ctl* ctl, TF_Status* s);
 
 struct TF_Session {
   TF_Graph* graph;

@@ -131,10 +131,76 @@ TF_Tensor* mt_variant_tensor(mt_variant* v, TF_Status* s) {
   return t;
 }
 
-static void buffer_unref(mt_buffer* b) {
+/* Freed tensor handles, and the blocks of small buffers (small_block),
+ * kept per thread for reuse: a loop allocates and frees several of each per
+ * iteration, and malloc's own small caches are too small for that churn.
+ * Emptied when the thread exits. */
+#define HANDLE_CACHE 128
+#define BLOCK_CACHE 128
+typedef struct handle_cache {
+  int n, nblocks;
+  TF_Tensor* items[HANDLE_CACHE];
+  void* blocks[BLOCK_CACHE];
+} handle_cache;
+/* initial-exec: one pointer of static TLS (glibc keeps room for that in
+ * libraries loaded later), read without a __tls_get_addr call on every
+ * tensor allocation and free */
+static _Thread_local handle_cache* my_cache __attribute__((tls_model("initial-exec")));
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_drop(void* p) {
+  handle_cache* c = p;
+  for (int k = 0; k < c->n; k++) free(c->items[k]);
+  for (int k = 0; k < c->nblocks; k++) free(c->blocks[k]);
+  free(c);
+  my_cache = NULL;
+}
+
+static void cache_key_init(void) { pthread_key_create(&cache_key, cache_drop); }
+
+static handle_cache* thread_cache(void) {
+  if (my_cache) return my_cache;
+  pthread_once(&cache_once, cache_key_init);
+  handle_cache* c = calloc(1, sizeof(handle_cache));
+  if (c && pthread_setspecific(cache_key, c) != 0) {
+    free(c);
+    c = NULL;
+  }
+  return my_cache = c;
+}
+
+/* A small buffer (up to SMALL_BYTES of data: scalars, short vectors) is
+ * one block: its mt_buffer header, then the data at SMALL_HEADER (keeping
+ * MT_ALIGN). One allocation instead of two, recycled through the thread's
+ * cache; its dealloc is small_dealloc, which only marks it (buffer_unref
+ * recycles the whole block). */
+#define SMALL_HEADER MT_ALIGN
+#define SMALL_BYTES 192
+_Static_assert(sizeof(mt_buffer) <= SMALL_HEADER, "mt_buffer fits the small block header");
+
+static void small_dealloc(void* data, size_t len, void* arg) { (void)data, (void)len, (void)arg; }
+
+static mt_buffer* small_block_new(void) {
+  handle_cache* c = my_cache;
+  if (c && c->nblocks > 0) return c->blocks[--c->nblocks];
+  return aligned_alloc(MT_ALIGN, SMALL_HEADER + SMALL_BYTES);
+}
+
+static void small_block_free(handle_cache* c, mt_buffer* b) {
+  if (c && c->nblocks < BLOCK_CACHE) c->blocks[c->nblocks++] = b;
+  else free(b);
+}
+
+/* c: this thread's cache (NULL: none). */
+static void buffer_unref(handle_cache* c, mt_buffer* b) {
   if (!b || atomic_fetch_sub(&b->refs, 1) != 1) return;
   if (b->owns_strings) free_strings(b->data, b->len);
   if (b->owns_variants) free_variants(b->data, b->len);
+  if (b->dealloc == small_dealloc) {
+    small_block_free(c, b);
+    return;
+  }
   if (b->dealloc)
     b->dealloc(b->data, b->len, b->dealloc_arg);
   else
@@ -160,44 +226,11 @@ static int check_shape(TF_DataType dtype, const int64_t* dims, int ndims, TF_Sta
   return 1;
 }
 
-/* Freed tensor handles kept per thread for reuse: a loop allocates and
- * frees several per iteration, and malloc's own small caches are too
- * small for that churn. Emptied when the thread exits. */
-#define HANDLE_CACHE 128
-typedef struct handle_cache {
-  int n;
-  TF_Tensor* items[HANDLE_CACHE];
-} handle_cache;
-static _Thread_local handle_cache* my_cache;
-static pthread_key_t cache_key;
-static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
-
-static void cache_drop(void* p) {
-  handle_cache* c = p;
-  for (int k = 0; k < c->n; k++) free(c->items[k]);
-  free(c);
-  my_cache = NULL;
-}
-
-static void cache_key_init(void) { pthread_key_create(&cache_key, cache_drop); }
-
-static handle_cache* thread_cache(void) {
-  if (my_cache) return my_cache;
-  pthread_once(&cache_once, cache_key_init);
-  handle_cache* c = calloc(1, sizeof(handle_cache));
-  if (c && pthread_setspecific(cache_key, c) != 0) {
-    free(c);
-    c = NULL;
-  }
-  return my_cache = c;
-}
-
 static TF_Tensor* wrap(TF_DataType dtype, const int64_t* dims, int ndims, mt_buffer* buf) {
   handle_cache* c = my_cache;
   TF_Tensor* t;
   if (c && c->n > 0) {
-    t = c->items[--c->n];
-    memset(t, 0, sizeof *t);
+    t = c->items[--c->n]; /* dims past ndims are never read */
   } else {
     t = calloc(1, sizeof(TF_Tensor));
   }
@@ -291,6 +324,27 @@ static void aligned_free(void* data, size_t len, void* arg) {
   free(data);
 }
 
+/* alloc() for a buffer of at most SMALL_BYTES: one recycled block. */
+static TF_Tensor* alloc_small(TF_DataType dtype, const int64_t* dims, int ndims, size_t len,
+                              int zero, TF_Status* s) {
+  mt_buffer* b = small_block_new();
+  TF_Tensor* t = b ? wrap(dtype, dims, ndims, b) : NULL;
+  if (!t) {
+    free(b);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM allocating a tensor header");
+    return NULL;
+  }
+  b->data = (char*)b + SMALL_HEADER;
+  b->len = len;
+  atomic_init(&b->refs, 1);
+  b->dealloc = small_dealloc;
+  b->dealloc_arg = NULL;
+  b->owns_strings = dtype == TF_STRING;
+  b->owns_variants = dtype == TF_VARIANT;
+  if (zero || dtype == TF_STRING || dtype == TF_VARIANT) memset(b->data, 0, len);
+  return t;
+}
+
 static TF_Tensor* alloc(TF_DataType dtype, const int64_t* dims, int ndims, int zero,
                         TF_Status* s) {
   if (!check_shape(dtype, dims, ndims, s)) return NULL;
@@ -304,6 +358,7 @@ static TF_Tensor* alloc(TF_DataType dtype, const int64_t* dims, int ndims, int z
     return NULL;
   }
   size_t len = (size_t)n * esize;
+  if (len <= SMALL_BYTES) return alloc_small(dtype, dims, ndims, len, zero, s);
   const size_t padded = padded_size(len);
   void* data = padded >= BIG_BUFFER ? big_cache_take(padded) : NULL;
   if (!data) data = aligned_alloc(MT_ALIGN, padded);
@@ -363,13 +418,14 @@ TF_Tensor* mt_tensor_copy(const TF_Tensor* t, TF_Status* s) {
 }
 
 int mt_tensor_unique(const TF_Tensor* t) {
-  return t->buf && atomic_load(&t->buf->refs) == 1 && t->buf->dealloc == aligned_free;
+  return t->buf && atomic_load(&t->buf->refs) == 1 &&
+         (t->buf->dealloc == aligned_free || t->buf->dealloc == small_dealloc);
 }
 
 void mt_tensor_free(TF_Tensor* t) {
   if (!t) return;
-  buffer_unref(t->buf);
   handle_cache* c = thread_cache();
+  buffer_unref(c, t->buf);
   if (c && c->n < HANDLE_CACHE) c->items[c->n++] = t;
   else free(t);
 }

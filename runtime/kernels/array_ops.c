@@ -481,7 +481,7 @@ static void const_shape(mt_shape_ctx* ctx) {
 /* Outputs the `value` attr's tensor, shared (no copy). */
 static void const_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* t = const_value(ctx->op);
-  const TF_DataType dt = mt_op_attr_type(ctx->op, "dtype", t ? t->dtype : TF_FLOAT);
+  const TF_DataType dt = ctx->op->output_types[0]; /* the dtype attr */
   if (!t) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Const requires a tensor 'value' attr");
     return;

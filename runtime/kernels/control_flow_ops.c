@@ -5,6 +5,7 @@
  * flow is the executor (runtime/frames.c): a Switch output left unset is a
  * dead tensor, Merge forwards the first live input, Enter/Exit/
  * NextIteration move values between frames and iterations. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -71,12 +72,38 @@ static void switch_kernel(mt_kernel_ctx* ctx) {
   mt_ctx_set_shared(ctx, port, ctx->inputs[0]);
 }
 
+/* value_index scalars 0 .. N_INDEX - 1, made once and shared by every
+ * Merge (a loop's Merge runs every iteration; its index rarely has a
+ * reader). Never freed: the table keeps a reference, so no kernel ever
+ * writes into one in place. */
+#define N_INDEX 16
+static TF_Tensor* index_values[N_INDEX];
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void make_index_values(void) {
+  TF_Status* s = TF_NewStatus();
+  for (int i = 0; i < N_INDEX; i++)
+    if ((index_values[i] = mt_tensor_new(TF_INT32, NULL, 0, s)) != NULL)
+      *(int32_t*)mt_tensor_data(index_values[i]) = i;
+  TF_DeleteStatus(s);
+}
+
+const TF_Tensor* mt_merge_index_value(int i) {
+  pthread_once(&index_once, make_index_values);
+  return i >= 0 && i < N_INDEX ? index_values[i] : NULL;
+}
+
 /* The executor passes only the input that arrived live (others NULL):
  * forward it and its index. */
 static void merge_kernel(mt_kernel_ctx* ctx) {
   for (int i = 0; i < ctx->ninputs; i++) {
     if (!ctx->inputs[i]) continue;
     mt_ctx_set_shared(ctx, 0, ctx->inputs[i]);
+    const TF_Tensor* index = mt_merge_index_value(i);
+    if (index) {
+      mt_ctx_set_shared(ctx, 1, index);
+      return;
+    }
     TF_Tensor* idx = mt_ctx_alloc(ctx, 1, TF_INT32, NULL, 0);
     if (idx) *(int32_t*)mt_tensor_data(idx) = i;
     return;

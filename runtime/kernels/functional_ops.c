@@ -20,7 +20,7 @@ static const char* func_attr(const TF_Operation* op, const char* attr) {
 /* Calls `name` with inputs[first..] and checks the results' dtypes against
  * the op's outputs. */
 static void call(mt_kernel_ctx* ctx, const char* name, int first) {
-  mt_function_call(ctx->op, name, ctx->state, ctx->intra_threads, ctx->inputs + first,
+  mt_function_call(ctx->op, name, ctx->state, ctx->intra_threads, ctx->ctl, ctx->inputs + first,
                    ctx->ninputs - first, ctx->outputs, ctx->noutputs, ctx->status);
   for (int k = 0; k < ctx->noutputs && mt_ok(ctx->status); k++)
     if (ctx->outputs[k] && ctx->outputs[k]->dtype != mt_dtype_base(ctx->op->output_types[k]))
@@ -84,13 +84,16 @@ static void free_all(TF_Tensor** t, int n) {
 /* One evaluation of the loop condition on `vars`: 1 true, 0 false, -1 error. */
 static int loop_cond(mt_kernel_ctx* ctx, mt_fn_entry* cond, TF_Tensor* const* vars, int n) {
   TF_Tensor* pred = NULL;
-  mt_function_run(cond, ctx->state, ctx->intra_threads, vars, n, &pred, 1, ctx->status);
+  mt_function_run(cond, ctx->state, ctx->intra_threads, ctx->ctl, vars, n, &pred, 1, ctx->status);
   int b = mt_ok(ctx->status) ? to_bool(pred) : -1;
   mt_tensor_free(pred);
   return b;
 }
 
-/* cond and body are looked up once; each iteration is two calls. */
+/* cond and body are looked up once; each iteration is two calls. Between
+ * iterations the loop stops when its step is cancelled or past its
+ * deadline (TF_CANCELLED / TF_DEADLINE_EXCEEDED), as a v1 loop does at its
+ * LoopCond. */
 static void while_kernel(mt_kernel_ctx* ctx) {
   mt_fn_entry* cond = mt_function_ready(ctx->op, func_attr(ctx->op, "cond"), ctx->status);
   mt_fn_entry* body = cond ? mt_function_ready(ctx->op, func_attr(ctx->op, "body"), ctx->status)
@@ -103,7 +106,12 @@ static void while_kernel(mt_kernel_ctx* ctx) {
   for (int k = 0; k < n; k++) vars[k] = mt_tensor_share(ctx->inputs[k]);
   int go;
   while ((go = loop_cond(ctx, cond, vars, n)) == 1) {
-    mt_function_run(body, ctx->state, ctx->intra_threads, vars, n, next, n, ctx->status);
+    if (mt_run_ctl_stopped(ctx->ctl, ctx->status)) {
+      go = -1;
+      break;
+    }
+    mt_function_run(body, ctx->state, ctx->intra_threads, ctx->ctl, vars, n, next, n,
+                    ctx->status);
     if (!mt_ok(ctx->status)) break;
     free_all(vars, n);
     memcpy(vars, next, sizeof(TF_Tensor*) * (size_t)n);

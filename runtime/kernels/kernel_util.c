@@ -36,8 +36,27 @@ int mt_check_rank(mt_kernel_ctx* ctx, int idx, const char* what, int min, int ma
 
 /* ---- broadcasting ---- */
 
+/* Equal shapes (scalars included): one flat row, nothing broadcast. */
+static int same_shape_init(mt_bcast* b, const int64_t* dims, int nd) {
+  int64_t n = 1;
+  for (int i = 0; i < nd; i++) {
+    if (dims[i] < 0) return 0;
+    n *= dims[i];
+    b->out_dims[i] = dims[i];
+  }
+  b->out_ndims = nd;
+  b->n = n;
+  b->ndims = 1;
+  b->dims[0] = n;
+  b->xstr[0] = b->ystr[0] = 1;
+  return 1;
+}
+
 int mt_bcast_init(mt_bcast* b, const int64_t* xdims, int xnd, const int64_t* ydims, int ynd,
                   TF_Status* s) {
+  if (xnd == ynd && (xnd == 0 || memcmp(xdims, ydims, sizeof(int64_t) * (size_t)xnd) == 0) &&
+      same_shape_init(b, xdims, xnd))
+    return 1;
   const int nd = xnd > ynd ? xnd : ynd;
   unsigned char xb[MT_MAX_DIMS], yb[MT_MAX_DIMS];
   b->out_ndims = nd;
@@ -87,6 +106,11 @@ int mt_bcast_init(mt_bcast* b, const int64_t* xdims, int xnd, const int64_t* ydi
 }
 
 void mt_bcast_seek(const mt_bcast* b, mt_bcast_pos* p, int64_t elem) {
+  if (elem == 0) { /* the usual start (one task): no divisions */
+    p->col = p->xrow = p->yrow = 0;
+    for (int d = b->ndims - 2; d >= 0; d--) p->idx[d] = 0;
+    return;
+  }
   const int64_t inner = b->dims[b->ndims - 1];
   int64_t row = inner ? elem / inner : 0;
   p->col = inner ? elem % inner : 0;
@@ -149,7 +173,8 @@ void mt_binary_run(mt_kernel_ctx* ctx, const mt_binary_fn* fns, TF_DataType out_
   TF_Tensor* z = mt_ctx_forward(ctx, in_idx, 0, ot, b.out_dims, b.out_ndims);
   if (!z || b.n == 0) return;
   binary_task t = {fn, &b, mt_tensor_data(x), mt_tensor_data(y), mt_tensor_data(z), 0};
-  mt_parallel_for(ctx, b.n, 1, binary_task_run, &t);
+  if (b.n < 4096) binary_task_run(0, b.n, &t); /* far below what is worth splitting */
+  else mt_parallel_for(ctx, b.n, 1, binary_task_run, &t);
   if (atomic_load(&t.err))
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s",
                    err_msg ? err_msg : "Integer division by zero");
