@@ -453,7 +453,26 @@ int mt_run_ctl_stopped(const mt_run_ctl* ctl, TF_Status* s) {
   return mt_run_ctl_expired(ctl, s);
 }
 
+/* The run; with `donated`, feed_values are the caller's handles to move into
+ * the plan (each set to NULL once taken), so a kernel may update a fed value
+ * nothing else holds in place. */
+static void plan_run(mt_plan* p, mt_session_state* st, TF_Tensor** feed_values, int donated,
+                     TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                     const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s);
+
 void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
+                     TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                     const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s) {
+  plan_run(p, st, (TF_Tensor**)feed_values, 0, outputs, opts, ctl, stats, s);
+}
+
+void mt_plan_run_donated(mt_plan* p, mt_session_state* st, TF_Tensor** feed_values,
+                         TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                         const mt_run_ctl* ctl, TF_Status* s) {
+  plan_run(p, st, feed_values, 1, outputs, opts, ctl, NULL, s);
+}
+
+static void plan_run(mt_plan* p, mt_session_state* st, TF_Tensor** feed_values, int donated,
                      TF_Tensor** outputs, const struct TF_SessionOptions* opts,
                      const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s) {
   for (int k = 0; k < p->nfetches; k++) outputs[k] = NULL;
@@ -483,7 +502,14 @@ void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_va
   memcpy(uses, p->uses, sizeof(int) * (size_t)p->nslots);
   for (int k = 0; k < p->nfeeds && mt_ok(s); k++) {
     if (!mt_check_feed(p, k, feed_values[k], s)) break;
-    slots[p->feed_slots[k]] = mt_tensor_share(feed_values[k]);
+    TF_Tensor** slot = &slots[p->feed_slots[k]];
+    if (donated && !*slot) { /* the first feed of a slot may take the handle */
+      *slot = feed_values[k];
+      feed_values[k] = NULL;
+    } else {
+      mt_tensor_free(*slot);
+      *slot = mt_tensor_share(feed_values[k]);
+    }
   }
   int timed = ctl && ctl->deadline_ns > 0;
   for (int k = 0; k < p->nnodes && mt_ok(s); k++) {

@@ -698,34 +698,57 @@ mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Stat
   return ready_entry(op->graph, name, s);
 }
 
-void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
-                     const mt_run_ctl* ctl, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
-                     int nrets, TF_Status* s) {
+/* The arguments fit e's signature (TF_INVALID_ARGUMENT otherwise). */
+static int check_call(const mt_fn_entry* e, TF_Tensor* const* args, int nargs, int nrets,
+                      TF_Status* s) {
   const char* name = e->fn->name;
   if (nargs != e->nargs || nrets != e->nrets) {
     mt_status_setf(s, TF_INVALID_ARGUMENT,
                    "Function %s takes %d arguments and returns %d values; called with %d and %d",
                    name, e->nargs, e->nrets, nargs, nrets);
-    return;
+    return 0;
   }
   for (int k = 0; k < nargs; k++)
     if (args[k] && mt_dtype_base(args[k]->dtype) != e->fn->sig.inputs[k].type) {
       mt_status_setf(s, TF_INVALID_ARGUMENT, "Function %s: argument %d ('%s') must be %s, got %s",
                      name, k, e->fn->sig.inputs[k].name, mt_dtype_name(e->fn->sig.inputs[k].type),
                      mt_dtype_name(mt_dtype_base(args[k]->dtype)));
-      return;
+      return 0;
     }
+  return 1;
+}
+
+/* A body runs once per loop iteration: the clock is read every 16th node,
+ * the loop itself reads it between iterations. */
+static mt_run_ctl body_ctl(const mt_run_ctl* ctl) {
+  mt_run_ctl body = *ctl;
+  body.clock_mask |= 15;
+  return body;
+}
+
+void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
+                     const mt_run_ctl* ctl, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
+                     int nrets, TF_Status* s) {
+  if (!check_call(e, args, nargs, nrets, s)) return;
   struct TF_SessionOptions opts = {0};
   opts.intra_op_threads = intra_threads;
   if (!ctl) {
     mt_plan_run(e->plan, st, args, rets, &opts, s);
     return;
   }
-  /* a body runs once per loop iteration: the clock is read every 16th
-   * node, the loop itself reads it between iterations */
-  mt_run_ctl body = *ctl;
-  body.clock_mask |= 15;
+  mt_run_ctl body = body_ctl(ctl);
   mt_plan_run_ctl(e->plan, st, args, rets, &opts, &body, NULL, s);
+}
+
+void mt_function_run_donated(mt_fn_entry* e, mt_session_state* st, int intra_threads,
+                             const mt_run_ctl* ctl, TF_Tensor** args, int nargs,
+                             TF_Tensor** rets, int nrets, TF_Status* s) {
+  if (!check_call(e, args, nargs, nrets, s)) return;
+  struct TF_SessionOptions opts = {0};
+  opts.intra_op_threads = intra_threads;
+  mt_run_ctl body;
+  if (ctl) body = body_ctl(ctl);
+  mt_plan_run_donated(e->plan, st, args, rets, &opts, ctl ? &body : NULL, s);
 }
 
 void mt_function_call(const TF_Operation* op, const char* name, mt_session_state* st,

@@ -112,6 +112,13 @@ mt_fn_entry* mt_function_ready(const TF_Operation* op, const char* name, TF_Stat
 void mt_function_run(mt_fn_entry* e, mt_session_state* st, int intra_threads,
                      const mt_run_ctl* ctl, TF_Tensor* const* args, int nargs, TF_Tensor** rets,
                      int nrets, TF_Status* s);
+/* mt_function_run that takes the argument handles (each one taken is set
+ * to NULL; the caller frees the rest): a loop passes its variables this way
+ * so the body may update a TensorList it alone holds in place instead of
+ * copying it every iteration. */
+void mt_function_run_donated(mt_fn_entry* e, mt_session_state* st, int intra_threads,
+                             const mt_run_ctl* ctl, TF_Tensor** args, int nargs,
+                             TF_Tensor** rets, int nrets, TF_Status* s);
 /* Builds the body of function `name` of lib's library into graph `dst` (a
  * frontend's FuncGraph, to differentiate or rewrite it): a Placeholder per
  * argument named as the argument, then the body's nodes under their own

@@ -75,6 +75,13 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
 void mt_plan_run_ctl(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                      TF_Tensor** outputs, const struct TF_SessionOptions* opts,
                      const mt_run_ctl* ctl, mt_step_stats* stats, TF_Status* s);
+/* mt_plan_run_ctl (no stats) that takes the caller's feed handles: each one
+ * the plan takes is set to NULL in feed_values, the rest stay the caller's
+ * to free. A value moved in and held by nothing else can be updated in
+ * place by its last reader (a loop body's TensorList write). */
+void mt_plan_run_donated(mt_plan* p, mt_session_state* st, TF_Tensor** feed_values,
+                         TF_Tensor** outputs, const struct TF_SessionOptions* opts,
+                         const mt_run_ctl* ctl, TF_Status* s);
 
 /* Partial runs (runtime/executor.c): the state of one plan executed
  * incrementally across steps. */

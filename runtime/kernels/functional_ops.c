@@ -110,8 +110,9 @@ static void while_kernel(mt_kernel_ctx* ctx) {
       go = -1;
       break;
     }
-    mt_function_run(body, ctx->state, ctx->intra_threads, ctx->ctl, vars, n, next, n,
-                    ctx->status);
+    /* the body takes the variables: a TensorArray it writes is updated in place */
+    mt_function_run_donated(body, ctx->state, ctx->intra_threads, ctx->ctl, vars, n, next, n,
+                            ctx->status);
     if (!mt_ok(ctx->status)) break;
     free_all(vars, n);
     memcpy(vars, next, sizeof(TF_Tensor*) * (size_t)n);
