@@ -315,7 +315,9 @@ static int create_parent_dir(const char* prefix, TF_Status* s) {
   }
   int ok = 1;
   if (dir[0] && mkdir(dir, 0755) != 0 && errno != EEXIST) {
-    io_error(s, "", dir);
+    mt_status_setf(s, errno == ENOENT ? TF_NOT_FOUND : errno == EACCES ? TF_PERMISSION_DENIED
+                                                     : TF_UNKNOWN,
+                   "%s; %s", dir, strerror(errno));
     ok = 0;
   }
   free(dir);
@@ -1465,7 +1467,7 @@ int mt_parse_shape_and_slice(const char* spec, mt_shape* full, mt_tensor_slice* 
   char fb[256], sb[256];
   if (slice->ndims != full->rank) {
     slice_str(slice, sb, sizeof sb);
-    mt_status_setf(s, TF_INVALID_ARGUMENT, "Mismatching ranks: shape = %s, slice = %s",
+    mt_status_setf(s, TF_INTERNAL, "Mismatching ranks: shape = %s, slice = %s",
                    mt_shape_str(full, fb, sizeof fb), sb);
     return 0;
   }
