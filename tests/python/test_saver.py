@@ -419,3 +419,40 @@ def test_init_from_checkpoint():
             np.testing.assert_array_equal(sess.run(a), np.float32(saver_cases.A))
         with pytest.raises(ValueError, match="Tensor nope is not found in"):
             tf.train.init_from_checkpoint(prefix, {"nope": a})
+
+
+@pytest.mark.parametrize("name", ["sharded1", "sharded2"])
+def test_tf_sharded_checkpoint_restores(name, tmp_path):
+    """TF's sharded save (two data files merged into one index for sharded2) restores
+    through a plain Saver with TF's values, and its state file is TF's."""
+    case = CASES[name]
+    d = _copy_case(name, tmp_path)
+    assert sorted(os.listdir(d)) == case["files"]
+    g = tf.Graph()
+    with g.as_default():
+        vs = {"a": tf.Variable(np.zeros((2, 3), np.float32), name="a"),
+              "b": tf.Variable(np.zeros(3, np.int32), name="b")}
+        if "c" in case["values"]:
+            vs["c"] = tf.Variable(np.zeros((3, 2), np.float32), name="c")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            saver.restore(sess, tf.train.latest_checkpoint(d))
+            _check_values(saver_cases.values_of(sess, vs), case["values"])
+    assert [[k, list(s)] for k, s in tf.train.list_variables(d)] == case["list_variables"]
+
+
+def test_group_splits_by_device():
+    """tf.group of ops on two devices: one NoOp per device under the named one (the form
+    of a sharded Saver's restore_all)."""
+    g = tf.Graph()
+    with g.as_default():
+        with tf.device("/cpu:1"):
+            b = tf.no_op(name="b")
+        with tf.device("/cpu:0"):
+            a = tf.no_op(name="a")
+        grp = tf.group(b, a, name="all")
+    nodes = {n.name: (n.device, list(n.input)) for n in g.as_graph_def().node}
+    assert nodes["all"] == ("", ["^all/NoOp", "^all/NoOp_1"])
+    assert nodes["all/NoOp"] == ("/device:CPU:0", ["^a"])
+    assert nodes["all/NoOp_1"] == ("/device:CPU:1", ["^b"])
+    assert grp.name == "all"
