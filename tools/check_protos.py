@@ -4,6 +4,11 @@ import sys
 import os
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "pyfront"))
+# The generated modules only need the package path, not minitf's runtime (BLAS, SWIG).
+import types  # noqa: E402
+_pkg = types.ModuleType("minitf")
+_pkg.__path__ = [os.path.join(ROOT, "pyfront", "minitf")]
+sys.modules["minitf"] = _pkg
 import tensorflow as tf
 from tensorflow.core.framework import graph_pb2 as tg, op_def_pb2 as to, types_pb2 as tt
 from tensorflow.core.protobuf import config_pb2 as tc
@@ -35,3 +40,11 @@ g = mg.GraphDef.FromString(data)
 print(len(g.node), g.node[0].name, g.versions.producer)
 assert tg.GraphDef.FromString(g.SerializeToString()) == tg.GraphDef.FromString(data)
 print("wire round trip ok")
+# checkpoint messages (saver, state file, tensor bundle index)
+from tensorflow.core.protobuf import saver_pb2 as ts, tensor_bundle_pb2 as tb
+from tensorflow.python.training import checkpoint_state_pb2 as tcs
+from minitf.core.protobuf import saver_pb2 as ms, tensor_bundle_pb2 as mb
+from minitf.training import checkpoint_state_pb2 as mcs
+for t, m in [(ts.SaverDef, ms.SaverDef), (tcs.CheckpointState, mcs.CheckpointState),
+             (tb.BundleHeaderProto, mb.BundleHeaderProto), (tb.BundleEntryProto, mb.BundleEntryProto)]:
+    cmp(t.DESCRIPTOR, m.DESCRIPTOR)

@@ -19,9 +19,9 @@ def placeholder(dtype, shape=None, name=None):
 def placeholder_with_default(input, shape, name=None):  # noqa: A002
     """A tensor that takes `input`'s value unless fed (op PlaceholderWithDefault).
 
-    `shape` may be less specific than input's shape (None dims).
+    `shape` may be less specific than input's shape (None dims). A Python value becomes
+    the Const `<name>/input`, as in TensorFlow's generated wrapper.
     """
-    input = ops.convert_to_tensor(input)
     return outputs_of(apply_op("PlaceholderWithDefault", input=input,
                                shape=tensor_shape.as_shape(shape), name=name))
 

@@ -20,7 +20,27 @@ def group(*inputs, **kwargs):
         elif x is not None:
             deps.append(x)
     with ops.name_scope(name, "group_deps", deps) as name:
-        with ops.control_dependencies(deps):
+        if not deps:
+            return no_op(name=name)
+        # As TensorFlow: inputs on one device give one NoOp on that device; inputs on
+        # several give one NoOp per device (in device order) under the named NoOp.
+        on_device = {}
+        for x in deps:
+            on_device.setdefault(x.device, []).append(x)
+        if len(on_device) == 1:
+            (dev, ds), = on_device.items()
+            return _group_control_deps(dev, ds, name=name)
+        per_device = [_group_control_deps(dev, on_device[dev])
+                      for dev in sorted(on_device, key=lambda d: d or "")]
+        with ops.control_dependencies(per_device):
+            return no_op(name=name)
+
+
+def _group_control_deps(dev, deps, name=None):
+    with ops.control_dependencies(deps):
+        if dev is None:
+            return no_op(name=name)
+        with ops.device(dev):
             return no_op(name=name)
 
 

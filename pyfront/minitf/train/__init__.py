@@ -70,3 +70,14 @@ from minitf.training.learning_rate_decay import (  # noqa: F401,E402
     polynomial_decay)
 from minitf.training.training_util import (  # noqa: F401,E402
     create_global_step, get_global_step, get_or_create_global_step, global_step)
+
+# --- checkpoints: Saver, the state file, reading checkpoints by name ---
+from minitf.training.saver import Saver  # noqa: F401,E402
+from minitf.training.checkpoint_management import (  # noqa: F401,E402
+    checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
+    get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)
+from minitf.training.checkpoint_utils import (  # noqa: F401,E402
+    init_from_checkpoint, list_variables, load_checkpoint, load_variable)
+from minitf.training.py_checkpoint_reader import NewCheckpointReader  # noqa: F401,E402
+from minitf.training.checkpoint_state_pb2 import CheckpointState  # noqa: F401,E402
+from minitf.core.protobuf.saver_pb2 import SaverDef  # noqa: F401,E402
