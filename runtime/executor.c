@@ -435,7 +435,7 @@ void mt_plan_run_traced(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed
 #define TIMED_OUT "Timed out waiting for notification"
 
 int mt_run_ctl_expired(const mt_run_ctl* ctl, TF_Status* s) {
-  if (!ctl || ctl->deadline_ns <= 0 || mt_now_ns() < ctl->deadline_ns) return 0;
+  if (!ctl || ctl->deadline_ns <= 0 || mt_monotonic_ns() < ctl->deadline_ns) return 0;
   mt_status_setf(s, TF_DEADLINE_EXCEEDED, TIMED_OUT);
   return 1;
 }

@@ -313,7 +313,7 @@ void mt_session_run_opts(TF_Session* sess, const TF_Output* feeds, TF_Tensor* co
   /* TensorFlow: RunOptions.timeout_in_ms when > 0, else the session's
    * ConfigProto.operation_timeout_in_ms */
   if (timeout_ms <= 0) timeout_ms = sess->opts.operation_timeout_ms;
-  mt_run_ctl ctl = {timeout_ms > 0 ? mt_now_ns() + timeout_ms * 1000000 : 0, &sess->cancelled, 0};
+  mt_run_ctl ctl = {timeout_ms > 0 ? mt_monotonic_ns() + timeout_ms * 1000000 : 0, &sess->cancelled, 0};
   for (int k = 0; k < nfetches; k++) outputs[k] = NULL;
   pthread_mutex_lock(&sess->mu);
   if (sess->closed) {

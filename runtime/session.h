@@ -24,7 +24,7 @@ typedef struct mt_plan mt_plan;
  * none) and a cancellation flag (set by TF_CloseSession from another
  * thread; read atomically; NULL = none). */
 typedef struct mt_run_ctl {
-  int64_t deadline_ns; /* mt_now_ns() clock */
+  int64_t deadline_ns; /* mt_monotonic_ns() clock */
   const int* cancelled;
   /* A plan under this ctl looks at the clock before node k when
    * (k & clock_mask) == 0: 0 (a step's own plan) before every node, more

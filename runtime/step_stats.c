@@ -22,6 +22,12 @@ int64_t mt_now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+int64_t mt_monotonic_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int mt_run_options_trace_level(const void* data, size_t len, TF_Status* s) {
   if (!data || len == 0) return 0;
   mt_pb_reader r = mt_pb_reader_make(data, len, 0);

@@ -29,6 +29,9 @@ void mt_step_stats_free(mt_step_stats* st);
 
 /* Wall-clock time in nanoseconds since the Unix epoch. */
 int64_t mt_now_ns(void);
+/* Nanoseconds of CLOCK_MONOTONIC: what step deadlines are measured on (a
+ * wall-clock step would move them). */
+int64_t mt_monotonic_ns(void);
 
 /* RunOptions.trace_level of a serialized RunOptions (0 for NULL/empty).
  * Returns -1 with TF_INVALID_ARGUMENT in `s` for malformed bytes. */
