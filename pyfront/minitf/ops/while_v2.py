@@ -285,7 +285,8 @@ def _while_grad(op, *grads):
                else array_ops.zeros_like(op.outputs[p]) for p in bg.float_pos]
     res_init = [_resource_zeros(op.outputs[p], bg.dxs[p]) for p in bg.res_pos]
     counter = constant_op.constant(0, dtype=dtypes.int32, name="grad_counter")
-    loop_inputs = [counter, op.inputs[1], op.outputs[0]] + dy_init + res_init +         list(acc_finals) + [op.inputs[k] for k in inv]
+    loop_inputs = [counter, op.inputs[1], op.outputs[0]] + dy_init + res_init + \
+        list(acc_finals) + [op.inputs[k] for k in inv]
     grad_cond = _grad_cond_function(outer, cond_name, [t.dtype.base_dtype for t in loop_inputs])
     stateful = bool(set(grad_ops) & set(fg.stateful_ops(body)))
     shapes = [t.shape for t in loop_inputs]
