@@ -10,6 +10,7 @@
 #include "runtime/function.h"
 #include "runtime/kernel.h"
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/container_util.h"
 
 /* Function name of func attr `attr` (NULL when absent). */
 static const char* func_attr(const TF_Operation* op, const char* attr) {
@@ -86,6 +87,15 @@ static int loop_cond(mt_kernel_ctx* ctx, mt_fn_entry* cond, TF_Tensor* const* va
   TF_Tensor* pred = NULL;
   mt_function_run(cond, ctx->state, ctx->intra_threads, ctx->ctl, vars, n, &pred, 1, ctx->status);
   int b = mt_ok(ctx->status) ? to_bool(pred) : -1;
+  /* TensorFlow's kernel would read a non-empty vector as true and never
+   * stop; in graph mode TF lowers the loop and its LoopCond refuses the
+   * vector, so that is what a TF1 user sees: an error, not a hang. */
+  if (b >= 0 && pred->ndims != 0) {
+    char buf[128];
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "The loop condition must be a scalar, but "
+                   "it has shape %s", mt_cu_dims_str(pred, buf, sizeof buf));
+    b = -1;
+  }
   mt_tensor_free(pred);
   return b;
 }

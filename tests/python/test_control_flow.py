@@ -107,3 +107,16 @@ def test_stateful_branch_builds_if_and_runs_its_side_effect():
         assert sess.run(y, {p: True}) == 5
         assert sess.run(y, {p: False}) == 5
         assert sess.run(y, {p: True}) == 10
+
+
+def test_vector_loop_condition_is_an_error_not_a_hang():
+    # TF 2.21 lowers the loop in graph mode and its LoopCond refuses a vector predicate;
+    # minitf's While refuses it too instead of reading a non-empty vector as true forever.
+    g = tf.Graph()
+    with g.as_default():
+        r = tf.while_loop(lambda v: v < 3.0, lambda v: v + 1, [tf.constant([1.0, 2.0])])
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError,
+                               match=r"loop condition must be a scalar, but it has shape \[2\]"):
+                sess.run(r, options=tf.RunOptions(timeout_in_ms=10000))
+            assert sess.run(tf.constant(1.0)) == 1.0
