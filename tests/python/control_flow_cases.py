@@ -153,7 +153,13 @@ def _errors_empty_loop_vars(tf):
     tf.while_loop(lambda: True, lambda: 1, [])
 
 
+def _errors_cond_none_branch(tf):
+    x = tf.constant(1.0)
+    tf.cond(x > 0, lambda: None, lambda: x)
+
+
 ERRORS = {
+    "cond_none_branch": _errors_cond_none_branch,
     "cond_types": _errors_cond_types,
     "while_shape": _errors_while_shape,
     "while_dtype": _errors_while_dtype,

@@ -97,7 +97,7 @@ def _check_same_outputs(kind, structures, graphs):
         ["branch %d" % i for i in range(len(structures))]
     what = "true_fn and false_fn arguments to tf.cond" if kind == "cond" else \
         "branches of tf.switch_case"
-    for s, g, n in zip(structures[1:], graphs[1:], names[1:]):
+    for b, (s, g, n) in enumerate(zip(structures[1:], graphs[1:], names[1:]), 1):
         try:
             nest.assert_same_structure(structures[0], s, check_types=False)
             for a, b in zip(graphs[0].outputs, g.outputs):
@@ -107,6 +107,10 @@ def _check_same_outputs(kind, structures, graphs):
             raise TypeError("%s must have the same number, type, and overall structure of "
                             "return values.\n\n%s output: %s\n%s output: %s\n\nError details:\n%s"
                             % (what, names[0], structures[0], n, s, e)) from None
+        if len(graphs[0].outputs) != len(g.outputs):  # a None against a tensor, as TF
+            raise ValueError("Lengths of branch outputs of %s must match.\nlen(graphs[0].outputs): "
+                             "%d\nlen(graphs[%d].outputs): %d\n" %
+                             (kind, len(graphs[0].outputs), b, len(g.outputs)))
 
 
 def _outputs_like(structure, tensors):
