@@ -141,8 +141,11 @@ static void mean_grad(mt_grad_ctx* g) {
     TF_Output shifted = mt_gu_binary_named(g, "AddV2", "add", axes, size);
     TF_Output canon = mt_gu_binary_named(g, "FloorMod", "mod", shifted, size);
     TF_Output dims = mt_gu_gather(g, shape, canon, 0);
+    /* reduce_prod over every axis of dims: none for a scalar axis, as
+     * TensorFlow's _ReductionDims gives np.arange(rank) */
     int32_t ax0 = 0;
-    TF_Output all = mt_g_const_i32(g, &ax0, 1, 1, "Const");
+    const mt_shape* as = mt_g_static_shape(mt_g_x(g, 1));
+    TF_Output all = mt_g_const_i32(g, &ax0, as->rank == 0 ? 0 : 1, 1, "Const");
     TF_Output count = mt_gu_reduce(g, "Prod", dims, all);
     factor = mt_gu_cast(g, count, mt_g_dtype(sum));
   }

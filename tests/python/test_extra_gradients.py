@@ -32,3 +32,18 @@ def test_stitched_gradient_by_hand():
     w = np.cos(np.arange(10.0)).reshape(5, 2)
     np.testing.assert_allclose(got[0], w[[0, 4, 2]])
     np.testing.assert_allclose(got[1], w[[1, 3]])
+
+
+@pytest.mark.parametrize("axis,want", [(1, 1.0 / 6), (0, 1.0 / 2), (-1, 1.0 / 5), ([1], 1.0 / 6),
+                                       ((0, 1), 1.0 / 12)])
+def test_mean_gradient_with_unknown_dim_and_int_axis(axis, want):
+    # A dimension unknown at construction makes _MeanGrad count at run time: a scalar axis
+    # gathers a scalar count (reduced over no axis), a list a vector (TF 2.21 gives the same).
+    import numpy as np
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 6, 5])
+        dx = tf.gradients(tf.reduce_mean(x, axis), x)[0]
+        with tf.Session() as sess:
+            got = sess.run(dx, {x: np.ones((2, 6, 5), np.float32)})
+    np.testing.assert_allclose(got, np.full((2, 6, 5), want, np.float32), rtol=1e-6)
