@@ -47,3 +47,26 @@ def test_mean_gradient_with_unknown_dim_and_int_axis(axis, want):
         with tf.Session() as sess:
             got = sess.run(dx, {x: np.ones((2, 6, 5), np.float32)})
     np.testing.assert_allclose(got, np.full((2, 6, 5), want, np.float32), rtol=1e-6)
+
+
+@pytest.mark.parametrize("use_resource", [True, False])
+def test_variables_slice_compare_and_differentiate_like_tensors(use_resource):
+    # TF's Variable overloads every Tensor operator on its value, slicing included (worked by
+    # hand: sum(v[1:] * 2) + r[1, 0] + count(v > 1.5) = 10 + 3 + 2).
+    import numpy as np
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.get_variable("v", initializer=tf.constant([1.0, 2.0, 3.0]),
+                            use_resource=use_resource)
+        r = tf.get_variable("r", initializer=tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                            use_resource=use_resource)
+        y = tf.reduce_sum(v[1:] * 2.0) + r[1, 0] + tf.reduce_sum(tf.cast(v > 1.5, tf.float32))
+        dv, dr = tf.gradients(y, [v, r])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run([y, dv, dr, abs(-v), v ** 2])
+    assert got[0] == 15.0
+    np.testing.assert_array_equal(got[1], [0.0, 2.0, 2.0])
+    np.testing.assert_array_equal(got[2], [[0.0, 0.0], [1.0, 0.0]])
+    np.testing.assert_array_equal(got[3], [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(got[4], [1.0, 4.0, 9.0])

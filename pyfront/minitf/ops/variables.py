@@ -24,6 +24,16 @@ def _registered(op_type):
     return op_type in op_def_library.get_registered_ops()
 
 
+# The Tensor operators a variable has too, applied to its value (TensorFlow's
+# Variable._OverloadAllOperators): arithmetic, comparisons, logic and slicing.
+_VARIABLE_OPERATORS = (
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__", "__getitem__", "__pow__",
+    "__rpow__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__lt__", "__le__",
+    "__gt__", "__ge__", "__abs__", "__and__", "__rand__", "__or__", "__ror__", "__xor__",
+    "__rxor__", "__invert__")
+
+
 class ResourceVariable:
     """A resource variable (tf.compat.v1.Variable, which is a ResourceVariable).
 
@@ -310,8 +320,7 @@ class ResourceVariable:
         op.__name__ = name
         return op
 
-    for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-                  "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__"):
+    for _name in _VARIABLE_OPERATORS:
         locals()[_name] = _run_op(_name)
     del _name, _run_op
 
@@ -552,8 +561,7 @@ class RefVariable:
         op.__name__ = name
         return op
 
-    for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-                  "__truediv__", "__rtruediv__", "__matmul__", "__rmatmul__", "__neg__"):
+    for _name in _VARIABLE_OPERATORS:
         locals()[_name] = _run_op(_name)
     del _name, _run_op
 
