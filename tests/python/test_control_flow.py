@@ -120,3 +120,27 @@ def test_vector_loop_condition_is_an_error_not_a_hang():
                                match=r"loop condition must be a scalar, but it has shape \[2\]"):
                 sess.run(r, options=tf.RunOptions(timeout_in_ms=10000))
             assert sess.run(tf.constant(1.0)) == 1.0
+
+
+def test_variable_read_in_a_loop_keeps_its_shape():
+    # A variable read inside a function reads a captured handle; its static shape comes from
+    # the variable (TF's handle data), so a TensorArray written with it stacks an empty loop
+    # to shape (0, 3), as TensorFlow does.
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable([1.0, 2.0, 3.0])
+        n = tf.shape(x)[0]
+        inp = tf.TensorArray(tf.float32, size=n).unstack(x)
+
+        def body(i, ta):
+            v = inp.read(i) * w
+            assert v.shape.as_list() == [3]
+            return i + 1, ta.write(i, v)
+        _, ta = tf.while_loop(lambda i, _: i < n, body, [0, tf.TensorArray(tf.float32, size=n)])
+        st = ta.stack()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert sess.run(st, {x: np.zeros((0, 3), np.float32)}).shape == (0, 3)
+            np.testing.assert_array_equal(sess.run(st, {x: np.ones((2, 3), np.float32)}),
+                                          [[1.0, 2.0, 3.0]] * 2)

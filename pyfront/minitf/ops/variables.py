@@ -114,8 +114,13 @@ class ResourceVariable:
             self._graph.add_to_collection(c, self)
 
     def _read_variable_op(self, name=None):
-        return outputs_of(apply_op("ReadVariableOp", resource=self._handle, dtype=self._dtype,
-                                   name=name))
+        value = outputs_of(apply_op("ReadVariableOp", resource=self._handle, dtype=self._dtype,
+                                    name=name))
+        # Read inside a function the handle is a captured placeholder the runtime knows no
+        # shape of: the variable's own shape stands in (TensorFlow's handle data).
+        if value.shape.rank is None and self._shape is not None:
+            value.set_shape(self._shape)
+        return value
 
     @property
     def name(self):
