@@ -158,8 +158,13 @@ def _errors_cond_none_branch(tf):
     tf.cond(x > 0, lambda: None, lambda: x)
 
 
+def _errors_switch_case_float_index(tf):
+    tf.switch_case(tf.constant(1.0), [lambda: 1.0, lambda: 2.0])
+
+
 ERRORS = {
     "cond_none_branch": _errors_cond_none_branch,
+    "switch_case_float_index": _errors_switch_case_float_index,
     "cond_types": _errors_cond_types,
     "while_shape": _errors_while_shape,
     "while_dtype": _errors_while_dtype,

@@ -143,6 +143,8 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     Built as one Case/StatelessCase node.
     """
     from minitf.ops import cond_v2
+    if isinstance(branch_index, ops.Tensor) and not branch_index.dtype.is_integer:
+        raise TypeError("'branch_index' must be an integer Tensor, got %s" % branch_index.dtype)
     if isinstance(branch_fns, dict):
         branch_fns = sorted(branch_fns.items())
     if not isinstance(branch_fns, (list, tuple)) or not branch_fns:
