@@ -15,35 +15,11 @@ import numpy as np
 
 from minitf.core.protobuf import tensor_bundle_pb2
 from minitf.framework import dtypes, errors
+from minitf.summary.writer import masked_crc32c
 
 _MAGIC = 0xdb4775248b80fb57
 _FOOTER_LEN = 48
 _TRAILER_LEN = 5  # compression type byte + masked crc32c
-
-
-def _crc_table():
-    table = []
-    for i in range(256):
-        c = i
-        for _ in range(8):
-            c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_CRC_TABLE = _crc_table()
-
-
-def _crc32c(data):
-    c = 0xFFFFFFFF
-    for b in data:
-        c = _CRC_TABLE[(c ^ b) & 0xFF] ^ (c >> 8)
-    return c ^ 0xFFFFFFFF
-
-
-def _unmask(masked):
-    rot = (masked - 0xa282ead8) & 0xFFFFFFFF
-    return ((rot >> 17) | (rot << 15)) & 0xFFFFFFFF
 
 
 def _varint(buf, pos, what):
@@ -121,7 +97,7 @@ class _Table:
         contents = self._data[offset:end]
         kind = self._data[end]
         (crc,) = struct.unpack("<I", self._data[end + 1:end + 5])
-        if _unmask(crc) != _crc32c(self._data[offset:end + 1]):
+        if crc != masked_crc32c(self._data[offset:end + 1]):
             raise ValueError("block checksum mismatch")
         if kind == 0:
             return contents
