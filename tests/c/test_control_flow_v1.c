@@ -7,31 +7,14 @@
 #include <sys/resource.h>
 
 #include "ctest.h"
+#include "ctest_import.h"
 #include "tensorflow/c/c_api.h"
 
 static TF_Graph* import(const char* name, TF_Status* s) {
-  char path[256];
-  snprintf(path, sizeof path, "tests/fixtures/control_flow_v1/%s.pb", name);
-  size_t len = 0;
-  char* data = ctest_read_file(path, &len);
-  TF_Graph* g = TF_NewGraph();
-  if (!data) {
-    TF_SetStatus(s, TF_NOT_FOUND, path);
-    return g;
-  }
-  TF_Buffer* buf = TF_NewBufferFromString(data, len);
-  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
-  TF_GraphImportGraphDef(g, buf, o, s);
-  TF_DeleteImportGraphDefOptions(o);
-  TF_DeleteBuffer(buf);
-  free(data);
-  return g;
+  return ctest_import_fixture("control_flow_v1", name, s);
 }
 
-static TF_Output out(TF_Graph* g, const char* name, int index) {
-  TF_Output o = {TF_GraphOperationByName(g, name), index};
-  return o;
-}
+static TF_Output out(TF_Graph* g, const char* name, int index) { return ctest_out(g, name, index); }
 
 static TF_Tensor* scalar_i32(int32_t v) {
   TF_Tensor* t = TF_AllocateTensor(TF_INT32, NULL, 0, sizeof v);

@@ -12,31 +12,14 @@
 #include <time.h>
 
 #include "ctest.h"
+#include "ctest_import.h"
 #include "tensorflow/c/c_api.h"
 
 static TF_Graph* import(const char* name, TF_Status* s) {
-  char path[256];
-  snprintf(path, sizeof path, "tests/fixtures/control_flow_v2_loops/%s.pb", name);
-  size_t len = 0;
-  char* data = ctest_read_file(path, &len);
-  TF_Graph* g = TF_NewGraph();
-  if (!data) {
-    TF_SetStatus(s, TF_NOT_FOUND, path);
-    return g;
-  }
-  TF_Buffer* buf = TF_NewBufferFromString(data, len);
-  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
-  TF_GraphImportGraphDef(g, buf, o, s);
-  TF_DeleteImportGraphDefOptions(o);
-  TF_DeleteBuffer(buf);
-  free(data);
-  return g;
+  return ctest_import_fixture("control_flow_v2_loops", name, s);
 }
 
-static TF_Output out(TF_Graph* g, const char* name, int index) {
-  TF_Output o = {TF_GraphOperationByName(g, name), index};
-  return o;
-}
+static TF_Output out(TF_Graph* g, const char* name, int index) { return ctest_out(g, name, index); }
 
 static double now_s(void) {
   struct timespec t;
