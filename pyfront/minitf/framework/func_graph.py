@@ -16,6 +16,11 @@ from minitf.framework import errors, ops
 _uid = itertools.count(1)
 
 
+def tensor_key(t):
+    """A hashable identity of tensor t: (its op's C pointer, its output index)."""
+    return (ops._ptr_key(t.op._c_op), t.value_index)
+
+
 def unique_fn_name(scope, name):
     """TensorFlow's util.unique_fn_name: "<scope>_<name>_<uid>" with '/' as '_'."""
     return ("%s%s_%d" % (scope, name, next(_uid))).replace("/", "_")
@@ -78,7 +83,7 @@ class FuncGraph(ops.Graph):
         outer = tensor
         if tensor.graph is not self.outer_graph:  # capture through the enclosing function
             outer = self.outer_graph.capture(tensor)
-        key = (ops._ptr_key(outer.op._c_op), outer.value_index)
+        key = tensor_key(outer)
         hit = self._captures.get(key)
         if hit is not None:
             return hit[1]

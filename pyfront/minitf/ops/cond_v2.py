@@ -36,10 +36,6 @@ def _trace(name, fn, outer, op_return_value=None):
     return g, nest.pack_sequence_as(result, converted) if nest.is_nested(result) else converted[0]
 
 
-def _same_key(t):
-    return (ops._ptr_key(t.op._c_op), t.value_index)
-
-
 def _match_inputs(graphs):
     """The union of the graphs' captured outer tensors (first-seen order); each
     graph's inputs are rearranged to it, with an unused placeholder where a
@@ -47,15 +43,15 @@ def _match_inputs(graphs):
     union, seen = [], set()
     for g in graphs:
         for t in g.external_captures:
-            if _same_key(t) not in seen:
-                seen.add(_same_key(t))
+            if fg.tensor_key(t) not in seen:
+                seen.add(fg.tensor_key(t))
                 union.append(t)
     from minitf.ops import array_ops
     for g in graphs:
-        mine = {_same_key(o): ph for o, ph in zip(g.external_captures, g.internal_captures)}
+        mine = {fg.tensor_key(o): ph for o, ph in zip(g.external_captures, g.internal_captures)}
         inputs = []
         for t in union:
-            ph = mine.get(_same_key(t))
+            ph = mine.get(fg.tensor_key(t))
             if ph is None:
                 with g.as_default(), g.name_scope(None):
                     ph = array_ops.placeholder(t.dtype.base_dtype, shape=t.shape)
@@ -189,20 +185,11 @@ def indexed_case(branch_index, branch_fns, name=None):
 # values it really produced.
 
 
-def _key(t):
-    return (ops._ptr_key(t.op._c_op), t.value_index)
-
-
 def branch_function_names(op):
     """The library functions an If/StatelessIf/Case/StatelessCase op calls."""
     if op.type in ("If", "StatelessIf"):
         return [op.get_attr("then_branch").name, op.get_attr("else_branch").name]
     return [f.name for f in op.get_attr("branches")]
-
-
-def _trainable(t):
-    from minitf.ops import gradients_impl
-    return gradients_impl._is_trainable(t)
 
 
 def placeholder_value(dtype):
@@ -241,17 +228,17 @@ class _BranchGrad:
     def _find_reads(self):
         """The forward tensors the backward ops (and results) read: arguments,
         outputs the op already returns, and intermediates."""
-        arg_index = {_key(t): k for k, t in enumerate(self.graph.inputs)}
+        arg_index = {fg.tensor_key(t): k for k, t in enumerate(self.graph.inputs)}
         out_index = {}
         for j, t in enumerate(self.graph.outputs):
-            out_index.setdefault(_key(t), j)
+            out_index.setdefault(fg.tensor_key(t), j)
         self.args, self.outs, self.mids, seen = set(), set(), [], set()
         reads = [t for op in self.backward for t in op.inputs]
         reads += [t for t in self.dxs if t is not None]
         for t in reads:
             if t.op not in self.forward:
                 continue
-            k = _key(t)
+            k = fg.tensor_key(t)
             if k in arg_index:
                 self.args.add(arg_index[k])
             elif k in out_index:
@@ -285,11 +272,10 @@ def _zeros_for_input(bg, k, others):
     return array_ops.zeros_like(read)
 
 
-def _rewritten_name(outer, name):
-    new = name + "_rewritten"
-    if c_api_has_function(outer, new):
-        new = fg.unique_fn_name("", name + "_rewritten")
-    return new
+def fresh_fn_name(graph, name):
+    """`name`, or a unique variant of it when a library graph's (or an
+    enclosing one's) already has it."""
+    return fg.unique_fn_name("", name) if c_api_has_function(graph, name) else name
 
 
 def c_api_has_function(graph, name):
@@ -308,7 +294,9 @@ def _cond_grad(op, *grads):
     from minitf.ops import array_ops
     outer = op.graph
     inputs = list(op.inputs[1:])
-    out_idx = [i for i, g in enumerate(grads) if g is not None and _trainable(op.outputs[i])]
+    from minitf.ops import gradients_impl
+    out_idx = [i for i, g in enumerate(grads)
+               if g is not None and gradients_impl._is_trainable(op.outputs[i])]
     if not out_idx:
         return [None] * len(op.inputs)
     dys_outer = [ops.convert_to_tensor(grads[i]) for i in out_idx]
@@ -360,7 +348,7 @@ def _add_intermediate_outputs(op, branches, names, slots):
         arg_ops = set(t.op for t in bg.graph.inputs)
         opers = [o for o in bg.graph.get_operations()
                  if (o in bg.forward or o in dummy_ops) and o not in arg_ops]
-        new = _rewritten_name(op.graph, name)
+        new = fresh_fn_name(op.graph, name + "_rewritten")
         bg.graph.to_function(name=new, opers=opers, outputs=bg.graph.outputs + extra)
         new_names.append(new)
     if op.type in ("If", "StatelessIf"):

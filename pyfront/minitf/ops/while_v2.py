@@ -166,15 +166,6 @@ def _user_args(orig, tensors, flat_orig, as_tuple=True):
 # they are. A resource's gradient is a sum carried across the iterations.
 
 
-def _while_key(t):
-    return (ops._ptr_key(t.op._c_op), t.value_index)
-
-
-def _trainable(t):
-    from minitf.ops import gradients_impl
-    return gradients_impl._is_trainable(t)
-
-
 class _BodyGrad:
     """The body function differentiated inside its FuncGraph."""
 
@@ -201,16 +192,16 @@ class _BodyGrad:
         """(tensors to accumulate, loop-invariant argument positions read):
         the forward values the backward ops and results read."""
         body = self.body
-        arg_pos = {_while_key(t): k for k, t in enumerate(body.inputs)}
+        arg_pos = {fg.tensor_key(t): k for k, t in enumerate(body.inputs)}
         invariant = {k for k, (i, o) in enumerate(zip(body.inputs, body.outputs))
-                     if _while_key(i) == _while_key(o)}
+                     if fg.tensor_key(i) == fg.tensor_key(o)}
         acc, inv, seen = [], set(), set()
         reads = [t for op in self.backward for t in op.inputs]
         reads += [t for t in self.dxs.values() if t is not None]
         for t in reads:
             if t.op not in self.forward:
                 continue
-            k = _while_key(t)
+            k = fg.tensor_key(t)
             if k in arg_pos and arg_pos[k] in invariant:
                 inv.add(arg_pos[k])
             elif k not in seen:
@@ -245,7 +236,7 @@ def _rewrite_forward(op, body, bg, acc_values, body_name, cond_name):
     arg_ops = set(t.op for t in body.inputs + acc_args)
     fwd_ops = [o for o in body.get_operations()
                if (o in bg.forward or o in push_ops) and o not in arg_ops]
-    new_body = _fresh_name(outer, body_name + "_rewritten")
+    new_body = cond_v2.fresh_fn_name(outer, body_name + "_rewritten")
     body.to_function(name=new_body, opers=fwd_ops, inputs=body.inputs + acc_args,
                      outputs=body.outputs + pushes)
     new_cond = _cond_with_extra_args(outer, cond_name, [dtypes.variant] * len(acc_values))
@@ -269,7 +260,8 @@ def _while_grad(op, *grads):
         n_orig = op.get_attr("_num_original_outputs")
     except ValueError:
         n_orig = len(op.outputs)
-    positions = [p for p in range(2, n_orig) if _trainable(op.inputs[p])]
+    from minitf.ops import gradients_impl
+    positions = [p for p in range(2, n_orig) if gradients_impl._is_trainable(op.inputs[p])]
     if not positions:
         return [None] * len(op.inputs)
     body_name, cond_name = op.get_attr("body").name, op.get_attr("cond").name
@@ -305,11 +297,6 @@ def _while_grad(op, *grads):
     return result
 
 
-def _fresh_name(graph, name):
-    """`name`, or a unique variant of it when a library already has it."""
-    return fg.unique_fn_name("", name) if cond_v2.c_api_has_function(graph, name) else name
-
-
 def _resource_zeros(handle, like):
     """Zeros of the variable's shape and dtype, as TensorFlow's
     Fill(VariableShape(handle), 0)."""
@@ -328,7 +315,7 @@ def _cond_with_extra_args(outer, cond_name, extra_types):
     g = fg.function_to_graph(cond_name, outer)
     with g.as_default(), g.name_scope(None):
         extra = [array_ops.placeholder(t, shape=[]) for t in extra_types]
-    name = _fresh_name(outer, cond_name + "_rewritten")
+    name = cond_v2.fresh_fn_name(outer, cond_name + "_rewritten")
     arg_ops = set(t.op for t in g.inputs + extra)
     g.to_function(name=name, opers=[o for o in g.get_operations() if o not in arg_ops],
                   inputs=g.inputs + extra)
@@ -363,14 +350,14 @@ def _grad_body_function(body, bg, acc_values, inv, body_name):
     popped_lists = []
     for lst, t in zip(lists, acc_values):
         readers = [(o, i) for o in bg.backward for i, x in enumerate(o.inputs)
-                   if _while_key(x) == _while_key(t)]
+                   if fg.tensor_key(x) == fg.tensor_key(t)]
         with body.as_default(), body.name_scope(readers[0][0].name + "/" if readers else None):
             rest, value = list_ops.tensor_list_pop_back(lst, t.dtype.base_dtype)
         for o, i in readers:
             c_api.TF_UpdateEdge(body._c_graph, value._as_tf_output(), (o._c_op, i))
         popped_lists.append(rest)
         for p in list(bg.dxs):
-            if bg.dxs[p] is not None and _while_key(bg.dxs[p]) == _while_key(t):
+            if bg.dxs[p] is not None and fg.tensor_key(bg.dxs[p]) == fg.tensor_key(t):
                 bg.dxs[p] = value
     with body.as_default(), body.name_scope(None):
         outs = [math_ops.add(counter, 1), max_it, total]
