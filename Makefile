@@ -8,6 +8,15 @@ CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-paramete
 	-fvisibility=hidden -I. -Ic_api/include -I$(BLAS_INC) -pthread
 CFLAGS ?= -O2 -g
 LDLIBS := -Wl,-soname,libc_api.so -L$(BLAS_LIB) -Wl,-rpath,$(BLAS_LIB) -lscipy_openblas -lm -pthread
+# Debian libraries (tools/debian_packages.txt), unpacked under build/deps by tools/fetch_debs.sh.
+DEPS_ROOT := $(CURDIR)/build/deps/root
+DEPS_STAMP := $(DEPS_ROOT)/.packages
+DEPS_LIBDIR := $(DEPS_ROOT)/usr/lib/$(shell $(CC) -print-multiarch)
+DEPS_LIBS := $(shell sed -e 's/\#.*//' tools/deps_link.txt)
+CFLAGS_COMMON += -I$(DEPS_ROOT)/usr/include
+LDLIBS += -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR) $(addprefix -l,$(DEPS_LIBS))
+# protoc-c (protobuf-c's code generator) runs from build/deps with its own libprotoc.
+PROTOC_C := LD_LIBRARY_PATH=$(DEPS_LIBDIR) $(DEPS_ROOT)/usr/bin/protoc-c
 SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c)
 HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
@@ -24,8 +33,11 @@ test: install
 	$(MAKE) ctest asan-ctest asan-pytest
 	$(PYTHON) -m pytest -q tests
 
-deps:
+deps: $(DEPS_STAMP)
 	$(PYTHON) -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+
+$(DEPS_STAMP): tools/debian_packages.txt tools/fetch_debs.sh
+	sh tools/fetch_debs.sh build/deps
 
 install: deps
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-build-isolation -e .
@@ -41,11 +53,11 @@ test-interop:
 
 lib: build/libc_api.so
 
-build/libc_api.so: $(SRCS) $(HDRS)
+build/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
 	@mkdir -p build
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
 
-build/asan/libc_api.so: $(SRCS) $(HDRS)
+build/asan/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
 	@mkdir -p build/asan
 	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
 

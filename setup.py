@@ -47,6 +47,28 @@ def _swig_executable():
     return exe
 
 
+def _deps():
+    """Include dir, library dir and link names of the Debian libraries under build/deps
+    (unpacked there by tools/fetch_debs.sh, which `make deps` runs; see tools/deps_link.txt)."""
+    root = os.path.join(ROOT, "build", "deps", "root")
+    arch = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
+    with open(os.path.join(ROOT, "tools", "deps_link.txt")) as f:
+        libs = [line.split("#")[0].strip() for line in f]
+    return os.path.join(root, "usr", "include"), os.path.join(root, "usr", "lib", arch), \
+        [lib for lib in libs if lib]
+
+
+def _copy_runtime_libs(libdir, libs, dest):
+    """Copies each linked library's runtime file (lib<name>.so.<major>, the soname) next to
+    libc_api.so, which finds it through rpath $ORIGIN: an installed minitf needs no system
+    package."""
+    for lib in libs:
+        names = sorted(glob.glob(os.path.join(libdir, "lib%s.so.*" % lib)), key=len)
+        if not names:
+            raise RuntimeError("lib%s.so.* not in %s: run `make deps`" % (lib, libdir))
+        shutil.copy2(names[0], os.path.join(dest, os.path.basename(names[0])))
+
+
 class BuildExtFirst(build):
     """Runs build_ext before build_py, so generated Python lands in the build."""
 
@@ -68,22 +90,28 @@ class BuildMinitf(build_ext):
         srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("c_api/*.c")
         deps = ["setup.py"] + srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
             _rel("c_api/*.h") + _rel("c_api/include/tensorflow/c/*.h")
+        deps_inc, deps_libdir, deps_libs = _deps()
+        deps.append(os.path.join("tools", "deps_link.txt"))
         newest = max(os.path.getmtime(os.path.join(ROOT, d)) for d in deps)
         if self.force or not os.path.exists(out) or os.path.getmtime(out) < newest:
             cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc")
             cmd = cc + ["-std=c11", "-O2", "-fPIC", "-pthread", "-fvisibility=hidden",
-                        "-D_GNU_SOURCE", "-I.", "-Ic_api/include", "-I" + blas.get_include_dir(),
+                        "-D_GNU_SOURCE", "-I.", "-Ic_api/include", "-I" + blas.get_include_dir(), "-I" + deps_inc,
                         "-shared", "-o", out] + srcs + [
                         "-L" + blas.get_lib_dir(), "-l" + blas.get_library(),
+                        "-L" + deps_libdir] + ["-l" + lib for lib in deps_libs] + [
                         # Installed layout: site-packages/minitf/lib -> site-packages/scipy_openblas32/lib.
                         # DT_RPATH (not RUNPATH), so a program's own rpath (from
                         # minitf.sysconfig) still applies to this library's deps.
                         "-Wl,--disable-new-dtags,-rpath,$ORIGIN/../../scipy_openblas32/lib",
+                        # the Debian libraries copied beside it (_copy_runtime_libs)
+                        "-Wl,-rpath,$ORIGIN",
                         # a soname, so a preloaded ASan build of the library (make
                         # asan-pytest) stands in for this one
                         "-Wl,-soname,libc_api.so",
                         "-lm", "-pthread"]
             self._run(cmd)
+            _copy_runtime_libs(deps_libdir, deps_libs, lib_dir)
         inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")
         os.makedirs(inc_dir, exist_ok=True)
         for h in _rel("c_api/include/tensorflow/c/*.h"):
@@ -137,7 +165,7 @@ setup(
     packages=find_packages("pyfront"),
     package_dir={"": "pyfront"},
     package_data={
-        "minitf": ["lib/*.so", "include/tensorflow/c/*.h", "data/*.md", "data/digits_mlp/*"],
+        "minitf": ["lib/*.so", "lib/*.so.*", "include/tensorflow/c/*.h", "data/*.md", "data/digits_mlp/*"],
         "minitf.core.framework": ["*.proto"],
         "minitf.core.protobuf": ["*.proto"],
         "minitf.core.util": ["*.proto"],
