@@ -43,6 +43,11 @@ typedef struct cf_edge {
   int dst_in;  /* input index, -1 for a control edge */
   int src_out; /* output index of the source (data edges) */
   int last;    /* the source output's last data edge: it may take the tensor itself */
+  /* copied from the destination node (layout_frames), so delivering along an
+   * edge reads only the edge: */
+  int local;   /* dst's index among its frame's nodes */
+  int slot;    /* dst's input slot in an iteration: in_base + dst_in */
+  unsigned char dst_kind; /* K_* of dst */
 } cf_edge;
 
 typedef struct cf_node {
@@ -345,6 +350,13 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     for (int e = cf->edge_start[k]; e < cf->edge_start[k + 1]; e++)
       n->check |= (n->kind == K_NORMAL || n->kind == K_TRIGGER) && cf->edges[e].dst_in >= 0;
   }
+  for (int e = 0; e < cf->edge_start[p->nnodes]; e++) {
+    cf_edge* ed = &cf->edges[e];
+    const cf_node* d = &cf->nodes[ed->dst];
+    ed->local = d->local;
+    ed->slot = d->in_base + (ed->dst_in >= 0 ? ed->dst_in : 0);
+    ed->dst_kind = d->kind;
+  }
   return 1;
 }
 
@@ -470,23 +482,31 @@ static void list_free(cf_list* l) {
   memset(l, 0, sizeof *l);
 }
 
-static int push_task(cf_run* r, int node, int dead, cf_frame* f, int64_t iter) {
-  if (r->qlen == r->qcap) {
-    int cap = r->qcap ? r->qcap * 2 : 64;
-    cf_task* grown = malloc(sizeof(cf_task) * (size_t)cap);
-    if (!grown) {
-      oom(r);
-      return 0;
-    }
-    for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) & (r->qcap - 1)];
-    free(r->q);
-    r->q = grown;
-    r->qhead = 0;
-    r->qcap = cap;
+/* Doubles the ready queue (kept out of push_task, which runs per node). */
+static __attribute__((noinline)) int grow_queue(cf_run* r) {
+  int cap = r->qcap ? r->qcap * 2 : 64;
+  cf_task* grown = malloc(sizeof(cf_task) * (size_t)cap);
+  if (!grown) {
+    oom(r);
+    return 0;
   }
-  cf_task t = {node, dead, f, iter};
-  r->q[(r->qhead + r->qlen++) & (r->qcap - 1)] = t;
-  f->iters[iter & (f->ring - 1)]->outstanding_ops++;
+  for (int k = 0; k < r->qlen; k++) grown[k] = r->q[(r->qhead + k) & (r->qcap - 1)];
+  free(r->q);
+  r->q = grown;
+  r->qhead = 0;
+  r->qcap = cap;
+  return 1;
+}
+
+/* Queues a ready node of iteration `it` (iteration `iter` of frame f). */
+static inline int push_task(cf_run* r, int node, int dead, cf_frame* f, int64_t iter, cf_iter* it) {
+  if (r->qlen == r->qcap && !grow_queue(r)) return 0;
+  cf_task* t = &r->q[(r->qhead + r->qlen++) & (r->qcap - 1)];
+  t->node = node;
+  t->dead = dead;
+  t->frame = f;
+  t->iter = iter;
+  it->outstanding_ops++;
   return 1;
 }
 
@@ -536,38 +556,39 @@ static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int i
                            cf_frame* f, int64_t iter) {
   const struct mt_cf_plan* cf = r->cf;
   cf_iter* it = f->iters[iter & (f->ring - 1)];
-  int src_enter = cf->nodes[src].kind == K_ENTER;
-  for (int e = cf->edge_start[src]; e < cf->edge_start[src + 1] && mt_ok(r->s); e++) {
+  int* pending = it->pending;
+  int* dead = it->dead;
+  /* errors here (out of memory) leave the status set; the run stops after this node */
+  for (int e = cf->edge_start[src], end = cf->edge_start[src + 1]; e < end; e++) {
     const cf_edge* ed = &cf->edges[e];
-    const cf_node* d = &cf->nodes[ed->dst];
-    int l = d->local, ready, dst_dead, store = 0;
+    int l = ed->local, ready, dst_dead, store = 0;
     TF_Tensor* v = ed->dst_in >= 0 && outs ? outs[ed->src_out] : NULL;
-    if (d->kind == K_MERGE) {
+    if (ed->dst_kind == K_MERGE) {
       if (ed->dst_in < 0) {
-        it->pending[l] -= 2;
-        dst_dead = it->dead[l] == d->ndata;
-        ready = it->pending[l] == 0 || (it->pending[l] == 1 && dst_dead);
+        pending[l] -= 2;
+        dst_dead = dead[l] == cf->nodes[ed->dst].ndata;
+        ready = pending[l] == 0 || (pending[l] == 1 && dst_dead);
       } else if (v) {
-        int count = it->pending[l];
-        it->pending[l] &= ~1; /* a live input arrived */
+        int count = pending[l];
+        pending[l] &= ~1; /* a live input arrived */
         ready = count == 1;
         store = count & 1;    /* only the first live input is used */
         dst_dead = 0;
       } else {
-        it->dead[l]++;
+        dead[l]++;
         /* a dead Enter kills the Merge at once: its back edge never comes */
-        dst_dead = it->dead[l] == d->ndata || src_enter;
-        ready = it->pending[l] == 1 && dst_dead;
+        dst_dead = dead[l] == cf->nodes[ed->dst].ndata || cf->nodes[src].kind == K_ENTER;
+        ready = pending[l] == 1 && dst_dead;
       }
     } else {
-      if (is_dead || (ed->dst_in >= 0 && !v)) it->dead[l]++;
-      ready = --it->pending[l] == 0;
-      dst_dead = it->dead[l] > 0;
+      if (is_dead || (ed->dst_in >= 0 && !v)) dead[l]++;
+      ready = --pending[l] == 0;
+      dst_dead = dead[l] > 0;
       store = v != NULL;
     }
     if (store) {
-      TF_Tensor** slot = &it->inputs[d->in_base + ed->dst_in];
-      mt_tensor_free(*slot);
+      TF_Tensor** slot = &it->inputs[ed->slot];
+      if (*slot) mt_tensor_free(*slot);
       if (move && ed->last) {
         *slot = v;
         outs[ed->src_out] = NULL;
@@ -575,7 +596,7 @@ static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int i
         oom(r);
       }
     }
-    if (ready) push_task(r, ed->dst, d->kind == K_TRIGGER ? 0 : dst_dead, f, iter);
+    if (ready) push_task(r, ed->dst, ed->dst_kind == K_TRIGGER ? 0 : dst_dead, f, iter, it);
   }
 }
 
@@ -837,7 +858,7 @@ static void process(cf_run* r, const cf_task* t) {
   cf_iter* it = t->frame->iters[t->iter & (t->frame->ring - 1)];
   TF_Tensor** slots = it->inputs + n->in_base;
   const int* fed = cf->fed + cf->fed_start[t->node];
-  for (int o = 0; o < op->noutputs; o++) r->out_buf[o] = NULL;
+  /* r->out_buf is all NULL here: every task leaves it so */
   if (!t->dead && !(n->inl && !r->stats && run_inline(r, n, op, slots, fed))) {
     unsigned char* movable = r->fwd + op->ninputs;
     for (int i = 0; i < op->ninputs; i++) {
@@ -862,7 +883,10 @@ static void process(cf_run* r, const cf_task* t) {
   if (n->has_fetch && mt_ok(r->s)) record_fetches(r, t->node, r->out_buf);
   if (mt_ok(r->s)) propagate(r, t, r->out_buf);
   for (int o = 0; o < op->noutputs; o++)
-    if (r->out_buf[o]) mt_tensor_free(r->out_buf[o]);
+    if (r->out_buf[o]) {
+      mt_tensor_free(r->out_buf[o]);
+      r->out_buf[o] = NULL;
+    }
   /* an iteration can only end when its last node has run */
   if (--it->outstanding_ops == 0 && it->outstanding_frames == 0 && mt_ok(r->s))
     try_cleanup(r, t->frame, t->iter);
@@ -901,7 +925,7 @@ static void run_loop(cf_run* r, cf_frame* root) {
   for (int k = 0; k < r->p->nnodes && mt_ok(r->s); k++) {
     const cf_node* n = &cf->nodes[k];
     int no_inputs = cf->nodes[k].kind == K_MERGE ? n->pending0 == 1 && n->ndata == 0 : n->pending0 == 0;
-    if (n->frame == 0 && no_inputs) push_task(r, k, 0, root, 0);
+    if (n->frame == 0 && no_inputs) push_task(r, k, 0, root, 0, root->iters[0]);
   }
   int timed = r->ctl && r->ctl->deadline_ns > 0;
   for (unsigned count = 0; r->qlen > 0 && mt_ok(r->s); count++) {
