@@ -25,6 +25,16 @@ def _cond_variable(tf):
         [tf.global_variables_initializer()]
 
 
+def _cond_variable_one_branch(tf):
+    # the false branch never reads v: its gradient there is zeros of v's shape
+    # (TF: Fill(VariableShape(v), 0))
+    v = tf.get_variable("v", initializer=tf.constant([1.0, 2.0]), use_resource=True)
+    p = tf.placeholder(tf.bool, [], name="p")
+    y = tf.cond(p, lambda: v * 2.0, lambda: tf.constant([5.0, 6.0]))
+    return tf.gradients(tf.reduce_sum(y), [v]), [{"p:0": True}, {"p:0": False}], \
+        [tf.global_variables_initializer()]
+
+
 def _cond_one_branch_constant(tf):
     x = tf.placeholder(tf.float32, [3], name="x")
     p = tf.placeholder(tf.bool, [], name="p")
@@ -177,6 +187,7 @@ def _cond_second_order(tf):
 CASES = {
     "cond_basic": _cond_basic,
     "cond_variable": _cond_variable,
+    "cond_variable_one_branch": _cond_variable_one_branch,
     "cond_one_branch_constant": _cond_one_branch_constant,
     "cond_nested": _cond_nested,
     "cond_two_outputs": _cond_two_outputs,

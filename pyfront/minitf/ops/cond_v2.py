@@ -5,7 +5,7 @@ StatelessCase) node calls the branch the predicate picks. Outputs leave
 through Identity nodes named <scope>/Identity, <scope>/Identity_1, ... as
 TensorFlow names them."""
 from minitf.core.framework import attr_value_pb2
-from minitf.framework import func_graph as fg
+from minitf.framework import dtypes, func_graph as fg
 from minitf.framework import ops
 from minitf.framework.op_def_library import apply_op
 from minitf.util import nest
@@ -257,19 +257,23 @@ class _BranchGrad:
 
 def _zeros_for_input(bg, k, others):
     """Zeros standing for the gradient of input k where this branch gives none:
-    of the input's shape, or, for a resource, of the variable's (from another
+    of the input's shape, or, for a resource, of the variable's (dtype from another
     branch's gradient)."""
-    from minitf.framework import dtypes
-    from minitf.framework.op_def_library import outputs_of
     from minitf.ops import array_ops
     x = bg.graph.inputs[k]
     if x.dtype.base_dtype != dtypes.resource:
         return array_ops.zeros_like(x)
     like = next(o.dxs[k] for o in others if o.dxs[k] is not None)
-    if like.shape.is_fully_defined():
-        return array_ops.zeros(like.shape, like.dtype)
-    read = outputs_of(apply_op("ReadVariableOp", resource=x, dtype=like.dtype.base_dtype))
-    return array_ops.zeros_like(read)
+    return resource_zeros(x, like.dtype.base_dtype)
+
+
+def resource_zeros(handle, dtype):
+    """Zeros of a resource variable's shape, as TensorFlow's default_gradient.zeros_like
+    builds them: Fill(VariableShape(handle), 0) of `dtype`."""
+    from minitf.framework.op_def_library import outputs_of
+    from minitf.ops import array_ops
+    shape = outputs_of(apply_op("VariableShape", input=handle))
+    return array_ops.zeros(shape, dtype=dtype)
 
 
 def fresh_fn_name(graph, name):
@@ -306,7 +310,11 @@ def _cond_grad(op, *grads):
     if not dx_pos:
         return [None] * len(op.inputs)
     slots = [(b, t) for b, bg in enumerate(branches) for t in bg.mids]
-    used_args = sorted(set().union(*[bg.args for bg in branches]))
+    # a branch without a gradient for a resource input builds zeros of the variable's
+    # shape from the handle (resource_zeros), so that input is passed in too
+    zero_handles = {k for k in dx_pos if inputs[k].dtype.base_dtype == dtypes.resource
+                    and any(b.dxs[k] is None for b in branches)}
+    used_args = sorted(set().union(zero_handles, *[bg.args for bg in branches]))
     used_outs = sorted(set().union(*[bg.outs for bg in branches]))
     base = len(op.outputs)
     if slots:

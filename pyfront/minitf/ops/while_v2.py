@@ -275,7 +275,8 @@ def _while_grad(op, *grads):
     grad_body, grad_ops, out_for = _grad_body_function(body, bg, acc_values, inv, body_name)
     dy_init = [ops.convert_to_tensor(grads[p]) if grads[p] is not None
                else array_ops.zeros_like(op.outputs[p]) for p in bg.float_pos]
-    res_init = [_resource_zeros(op.outputs[p], bg.dxs[p]) for p in bg.res_pos]
+    res_init = [cond_v2.resource_zeros(op.outputs[p], bg.dxs[p].dtype.base_dtype)
+                for p in bg.res_pos]
     counter = constant_op.constant(0, dtype=dtypes.int32, name="grad_counter")
     loop_inputs = [counter, op.inputs[1], op.outputs[0]] + dy_init + res_init + \
         list(acc_finals) + [op.inputs[k] for k in inv]
@@ -295,15 +296,6 @@ def _while_grad(op, *grads):
     for p, i in out_for.items():
         result[p] = outs[i]
     return result
-
-
-def _resource_zeros(handle, like):
-    """Zeros of the variable's shape and dtype, as TensorFlow's
-    Fill(VariableShape(handle), 0)."""
-    from minitf.framework.op_def_library import outputs_of
-    from minitf.ops import array_ops
-    shape = outputs_of(apply_op("VariableShape", input=handle))
-    return array_ops.zeros(shape, dtype=like.dtype.base_dtype)
 
 
 def _cond_with_extra_args(outer, cond_name, extra_types):
