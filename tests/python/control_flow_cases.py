@@ -6,6 +6,8 @@ control_flow_expected.json); tests/python/test_control_flow.py replays them. Err
 construction raises are recorded as (exception type, message)."""
 import numpy as np
 
+import case_runner
+
 
 def _cond_basic(tf):
     x = tf.placeholder(tf.float32, [], name="x")
@@ -174,28 +176,11 @@ ERRORS = {
 
 
 def run_case(tf, name):
-    """{"values": [[fetch values per feed]], "ops": [[name, type]]} for case `name`."""
-    g = tf.Graph()
-    with g.as_default():
-        built = CASES[name](tf)
-        fetches, feeds = built[0], built[1]
-        init = built[2] if len(built) > 2 else []
-        ops = [[op.name, op.type] for op in g.get_operations()]
-        values = []
-        with tf.Session() as sess:
-            if init:
-                sess.run(init)
-            for fd in feeds:
-                values.append([np.asarray(v).tolist() for v in sess.run(fetches, fd)])
-    return {"values": values, "ops": ops, "fetch_names": [t.name for t in fetches]}
+    """{"values": [[fetch values per feed]], "ops": [[name, type]], "fetch_names": [...]}
+    for case `name`."""
+    return case_runner.run_program(tf, CASES[name], record_op=lambda op: [op.name, op.type])
 
 
 def run_error(tf, name):
     """[exception class name, message] that building error case `name` raises."""
-    g = tf.Graph()
-    with g.as_default():
-        try:
-            ERRORS[name](tf)
-        except Exception as e:  # recorded as TensorFlow raises it
-            return [type(e).__name__, str(e)]
-    return None
+    return case_runner.build_error(tf, ERRORS[name])

@@ -6,6 +6,8 @@ forward values). tools/gen_control_flow_grad_expected.py records TensorFlow's va
 replays them."""
 import numpy as np
 
+import case_runner
+
 X3 = np.array([0.5, 1.0, 2.0], np.float32)
 
 
@@ -209,18 +211,7 @@ CASES = {
 
 def run_case(tf, name):
     """{"values": [[fetch values per feed]], "fetch_names": [...]} for case `name`."""
-    g = tf.Graph()
-    with g.as_default():
-        built = CASES[name](tf)
-        fetches, feeds = built[0], built[1]
-        init = built[2] if len(built) > 2 else []
-        values = []
-        with tf.Session() as sess:
-            if init:
-                sess.run(init)
-            for fd in feeds:
-                values.append([np.asarray(v).tolist() for v in sess.run(fetches, fd)])
-    return {"values": values, "fetch_names": [t.name for t in fetches]}
+    return case_runner.run_program(tf, CASES[name])
 
 
 def forward_graph_def(tf, name):

@@ -8,6 +8,9 @@ control inputs). tools/gen_control_flow_v1_expected.py records TensorFlow's
 replays them. Errors that construction raises are recorded as (type, message)."""
 import numpy as np
 
+import case_runner
+from control_flow_cases import _cond_in_while, _while_in_cond  # the same programs, v1 form
+
 
 def _matvec(tf, m, v):
     return tf.reshape(tf.matmul(m, tf.reshape(v, [-1, 1])), [-1])
@@ -103,20 +106,6 @@ def _while_tensor_array(tf):
         return i + 1, acc, ta.write(i, acc * 2.0)
     _, total, ta = tf.while_loop(lambda i, a, t: i < 4, body, [0, 0.0, ta])
     return [total, ta.stack()], [{"x:0": [1.0, 2.0, 3.0, 4.0]}]
-
-
-def _while_in_cond(tf):
-    x = tf.placeholder(tf.int32, [], name="x")
-    y = tf.cond(x > 0, lambda: tf.while_loop(lambda i: i < x, lambda i: i + 3, [0]),
-                lambda: tf.constant(-1))
-    return [y], [{"x:0": 10}, {"x:0": -1}]
-
-
-def _cond_in_while(tf):
-    def body(i, s):
-        return i + 1, tf.cond(tf.equal(i % 2, 0), lambda: s + i, lambda: s - i)
-    r = tf.while_loop(lambda i, s: i < 7, body, [tf.constant(0), tf.constant(0)])
-    return list(r), [{}]
 
 
 # -- gradients -------------------------------------------------------------
@@ -340,27 +329,9 @@ def _op_record(op):
 def run_case(tf, name):
     """{"values": [[fetch values per feed]], "ops": [[name, type, inputs, control inputs]],
     "fetch_names": [...]} for case `name`, built with v1 control flow."""
-    g = tf.Graph()
-    with _v1(tf), g.as_default():
-        built = CASES[name](tf)
-        fetches, feeds = built[0], built[1]
-        init = built[2] if len(built) > 2 else []
-        ops = [_op_record(op) for op in g.get_operations()]
-        values = []
-        with tf.Session() as sess:
-            if init:
-                sess.run(init)
-            for fd in feeds:
-                values.append([np.asarray(v).tolist() for v in sess.run(fetches, fd)])
-    return {"values": values, "ops": ops, "fetch_names": [t.name for t in fetches]}
+    return case_runner.run_program(tf, CASES[name], record_op=_op_record, context=_v1(tf))
 
 
 def run_error(tf, name):
     """[exception class name, message] that building error case `name` raises (v1)."""
-    g = tf.Graph()
-    with _v1(tf), g.as_default():
-        try:
-            ERRORS[name](tf)
-        except Exception as e:  # recorded as TensorFlow raises it
-            return [type(e).__name__, str(e)]
-    return None
+    return case_runner.build_error(tf, ERRORS[name], context=_v1(tf))
