@@ -1,7 +1,9 @@
-"""Loops in the v2 form (a StatelessWhile/While calling cond and body functions) as TensorFlow
-2.21 writes them (tools/gen_control_flow_v2_loops.py -> tests/fixtures/control_flow_v2_loops/)
-and as minitf's tf.while_loop builds them: TensorFlow's values, memory that stays flat over
-1,000,000 iterations, and a loop that never ends stopped as TensorFlow stops it:
+"""Long and endless loops in both forms: v2 (a StatelessWhile/While calling cond and body
+functions) as TensorFlow 2.21 writes them (tools/gen_control_flow_v2_loops.py ->
+tests/fixtures/control_flow_v2_loops/) and as minitf's tf.while_loop builds them, and v1
+(Enter/Merge/Switch/Exit/NextIteration frames, tests/fixtures/control_flow_v1/): TensorFlow's
+values, memory that stays flat over 1,000,000 iterations, and a loop that never ends stopped as
+TensorFlow stops it:
 RunOptions(timeout_in_ms) or ConfigProto(operation_timeout_in_ms) -> DeadlineExceededError
 "Timed out waiting for notification", Session.close() from another thread -> CancelledError
 "Loop execution was cancelled.", the session usable afterwards.
@@ -21,14 +23,15 @@ import minitf as tf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "..", "fixtures", "control_flow_v2_loops")
+FIX_V1 = os.path.join(HERE, "..", "fixtures", "control_flow_v1")
 with open(os.path.join(FIX, "expected.json")) as f:
     CASES = json.load(f)["cases"]
 LATE_S = 2.0  # an error this late would mean the loop never looked at its deadline
 
 
-def load(case):
+def load(case, fix=FIX):
     gd = tf.GraphDef()
-    with open(os.path.join(FIX, case + ".pb"), "rb") as f:
+    with open(os.path.join(fix, case + ".pb"), "rb") as f:
         gd.ParseFromString(f.read())
     g = tf.Graph()
     with g.as_default():
@@ -52,7 +55,13 @@ def endless_imported():
     return g, g.get_tensor_by_name("forever/Identity_2:0"), g.get_tensor_by_name("Const:0"), 0
 
 
-ENDLESS = {"imported": endless_imported, "built": endless_built}
+def endless_imported_v1():
+    """The endless loop TensorFlow wrote with v1 control flow."""
+    g = load("endless_loop", FIX_V1)
+    return g, g.get_tensor_by_name("forever/Exit:0"), g.get_tensor_by_name("Const:0"), 0
+
+
+ENDLESS = {"imported": endless_imported, "built": endless_built, "imported_v1": endless_imported_v1}
 
 
 @pytest.mark.parametrize("case", ["million_loop", "float_body_loop"])
@@ -68,16 +77,31 @@ def test_tensorflow_values(case):
                 np.testing.assert_array_equal(v, np.asarray(want["value"], dtype=want["dtype"]))
 
 
-def test_million_iterations_in_flat_memory():
-    g = load("million_loop")
-    n, r = g.get_tensor_by_name("n:0"), g.get_tensor_by_name("count/Identity_2:0")
+# (fixture dir, loop, fetches, the fetched values after 1,000,000 iterations)
+MILLION = {
+    "v2": (FIX, "million_loop", ["count/Identity_2:0"], [1000000]),
+    "v1": (FIX_V1, "million_loop", ["count/Exit:0"], [1000000]),
+    # two Exits: every iteration but the last kills each; the frame remembers one entry per
+    # Exit, not one per iteration (before: 16 bytes per iteration and Exit); x -> 0.5 / 0.001
+    "v1 two exits": (FIX_V1, "float_body_loop", ["fbody/Exit:0", "fbody/Exit_1:0"],
+                     [1000000, 500.0]),
+}
+
+
+@pytest.mark.parametrize("form", sorted(MILLION))
+def test_million_iterations_in_flat_memory(form):
+    fix, case, fetches, want = MILLION[form]
+    g = load(case, fix)
+    n = g.get_tensor_by_name("n:0")
     with tf.Session(graph=g) as s:
-        assert s.run(r, {n: 10000}) == 10000  # warm: plans built, allocator settled
+        s.run(fetches, {n: 10000})  # warm: plans built, allocator settled
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        assert s.run(r, {n: 1000000}) == 1000000
+        got = s.run(fetches, {n: 1000000})
         grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    print("max RSS grew by %d KiB over 1,000,000 v2 iterations" % grown_kib)
-    assert grown_kib < 16 * 1024  # 1e6 iterations kept alive would be far more
+    print("%s: max RSS grew by %d KiB over 1,000,000 iterations" % (form, grown_kib))
+    np.testing.assert_allclose(got, want, atol=1e-2)
+    # 1e6 iterations kept alive would be well over 100 MiB (measured: 0 KiB)
+    assert grown_kib < 4 * 1024
 
 
 def _deadline(s, out, **run_kw):
@@ -149,27 +173,7 @@ def test_close_from_another_thread_cancels_the_step(form):
     assert not t.is_alive()
     assert len(caught) == 1 and isinstance(caught[0], tf.errors.CancelledError)
     assert "Loop execution was cancelled." in caught[0].message
+    if form == "imported_v1":
+        assert "forever/LoopCond" in caught[0].message  # the kernel that noticed
     with pytest.raises(RuntimeError, match="closed"):
         s.run(out)
-
-
-def test_v1_loop_with_two_exits_keeps_memory_flat():
-    """Every iteration but the last kills each Exit of a v1 loop; the frame remembers one
-    entry per Exit, not one per iteration (before: 16 bytes per iteration and Exit)."""
-    gd = tf.GraphDef()
-    with open(os.path.join(HERE, "..", "fixtures", "control_flow_v1", "float_body_loop.pb"),
-              "rb") as f:
-        gd.ParseFromString(f.read())
-    g = tf.Graph()
-    with g.as_default():
-        tf.import_graph_def(gd, name="")
-    n = g.get_tensor_by_name("n:0")
-    i, x = g.get_tensor_by_name("fbody/Exit:0"), g.get_tensor_by_name("fbody/Exit_1:0")
-    with tf.Session(graph=g) as s:
-        s.run([i, x], {n: 10000})
-        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        got_i, got_x = s.run([i, x], {n: 1000000})
-        grown_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
-    print("max RSS grew by %d KiB over 1,000,000 v1 iterations (2 loop variables)" % grown_kib)
-    assert got_i == 1000000 and abs(got_x - 500.0) < 1e-2  # x -> 0.5 / 0.001
-    assert grown_kib < 4 * 1024
