@@ -548,14 +548,13 @@ static void iter_release(cf_run* r, int def, cf_iter* it) {
 }
 
 /* Delivers node src's outputs (outs[i] NULL = dead; outs NULL = all dead)
- * along its out edges into iteration `iter` of frame f, queueing the nodes
+ * along its out edges into iteration `iter` of frame f (`it`), queueing the nodes
  * that become ready (propagator_state.cc's ActivateNodes). With `move`,
  * an output's last edge takes the handle in outs (set to NULL) instead of
  * a new one. */
-static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead,
-                           cf_frame* f, int64_t iter) {
+static void deliver(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead, cf_frame* f,
+                    int64_t iter, cf_iter* it) {
   const struct mt_cf_plan* cf = r->cf;
-  cf_iter* it = f->iters[iter & (f->ring - 1)];
   int* pending = it->pending;
   int* dead = it->dead;
   /* errors here (out of memory) leave the status set; the run stops after this node */
@@ -598,6 +597,12 @@ static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int i
     }
     if (ready) push_task(r, ed->dst, ed->dst_kind == K_TRIGGER ? 0 : dst_dead, f, iter, it);
   }
+}
+
+/* deliver into iteration `iter` of f, looked up. */
+static void activate_edges(cf_run* r, int src, TF_Tensor** outs, int move, int is_dead,
+                           cf_frame* f, int64_t iter) {
+  deliver(r, src, outs, move, is_dead, f, iter, f->iters[iter & (f->ring - 1)]);
 }
 
 /* activate_edges without taking any handle (the values are used again). */
@@ -714,7 +719,7 @@ static void note_dead_exit(cf_run* r, cf_frame* f, int node, int64_t iter) {
 }
 
 /* Moves a node's outputs on, by the node's kind (PropagateOutputs). */
-static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
+static void propagate(cf_run* r, const cf_task* t, cf_iter* it, TF_Tensor** outs) {
   const cf_node* n = &r->cf->nodes[t->node];
   cf_frame* f = t->frame;
   switch (n->kind) {
@@ -748,7 +753,7 @@ static void propagate(cf_run* r, const cf_task* t, TF_Tensor** outs) {
       return;
     }
     default:
-      activate_edges(r, t->node, outs, 1, t->dead, f, t->iter);
+      deliver(r, t->node, outs, 1, t->dead, f, t->iter, it);
   }
 }
 
@@ -881,7 +886,7 @@ static void process(cf_run* r, const cf_task* t) {
       slots[i] = NULL;
     }
   if (n->has_fetch && mt_ok(r->s)) record_fetches(r, t->node, r->out_buf);
-  if (mt_ok(r->s)) propagate(r, t, r->out_buf);
+  if (mt_ok(r->s)) propagate(r, t, it, r->out_buf);
   for (int o = 0; o < op->noutputs; o++)
     if (r->out_buf[o]) {
       mt_tensor_free(r->out_buf[o]);

@@ -149,6 +149,24 @@ static void binary_task_run(int64_t begin, int64_t end, void* arg) {
   t->fn(t->b, t->x, t->y, t->z, begin, end, &t->err);
 }
 
+/* Two scalars (a loop counter, a step size): no broadcast to work out and
+ * nothing to split, which is most of such a call's cost. */
+static void binary_scalars(mt_kernel_ctx* ctx, mt_binary_fn fn, TF_DataType ot,
+                           const char* err_msg) {
+  static const mt_bcast scalar = {.out_ndims = 0, .n = 1, .ndims = 1, .dims = {1},
+                                  .xstr = {1}, .ystr = {1}};
+  const TF_Tensor* x = ctx->inputs[0];
+  const TF_Tensor* y = ctx->inputs[1];
+  const int in_idx = ctx->forwardable && ctx->forwardable[0] && x->dtype == ot ? 0 : 1;
+  TF_Tensor* z = mt_ctx_forward(ctx, in_idx, 0, ot, NULL, 0);
+  if (!z) return;
+  atomic_int err = 0;
+  fn(&scalar, mt_tensor_data(x), mt_tensor_data(y), mt_tensor_data(z), 0, 1, &err);
+  if (atomic_load(&err))
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s",
+                   err_msg ? err_msg : "Integer division by zero");
+}
+
 void mt_binary_run(mt_kernel_ctx* ctx, const mt_binary_fn* fns, TF_DataType out_type,
                    const char* err_msg) {
   const TF_Tensor* x = ctx->inputs[0];
@@ -163,9 +181,13 @@ void mt_binary_run(mt_kernel_ctx* ctx, const mt_binary_fn* fns, TF_DataType out_
     mt_kernel_unsupported(ctx, "T", x->dtype);
     return;
   }
+  const TF_DataType ot = out_type ? out_type : x->dtype;
+  if (x->ndims == 0 && y->ndims == 0) {
+    binary_scalars(ctx, fn, ot, err_msg);
+    return;
+  }
   mt_bcast b;
   if (!mt_bcast_init(&b, x->dims, x->ndims, y->dims, y->ndims, ctx->status)) return;
-  const TF_DataType ot = out_type ? out_type : x->dtype;
   /* Reuse x's buffer in place when we hold its last reference, else y's;
    * mt_ctx_forward allocates when neither can be reused. */
   const int in_idx = ctx->forwardable && ctx->forwardable[0] && x->dtype == ot &&
