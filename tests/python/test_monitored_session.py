@@ -424,7 +424,7 @@ def test_session_manager_prepare_and_recover(tmp_path):
 
 def test_monitored_training_session_default_hooks(tmp_path):
     with tf.Graph().as_default():
-        _counter_graph()
+        _, inc = _counter_graph()
         sess = tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path))
         kinds = [type(h).__name__ for h in sess._hooks]
         sess.close()
@@ -437,11 +437,35 @@ def test_monitored_training_session_default_hooks(tmp_path):
                            match="Session was not ready after waiting 0 secs"):
             tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path), is_chief=False,
                                               max_wait_secs=0)
+    # Every 600 s: a short run saves when the session is made and at the end only. (A new
+    # graph: the Saver of the SAVERS collection would still list the first directory's
+    # checkpoint, as TensorFlow's does.)
+    with tf.Graph().as_default():
+        _, inc = _counter_graph()
+        with tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path / "secs"),
+                                               hooks=[tf.train.StopAtStepHook(7)]) as sess:
+            while not sess.should_stop():
+                sess.run(inc)
+        state = tf.train.get_checkpoint_state(str(tmp_path / "secs"))
+        assert [os.path.basename(p) for p in state.all_model_checkpoint_paths] == [
+            "model.ckpt-0", "model.ckpt-7"]
         s3 = tf.train.MonitoredTrainingSession(checkpoint_dir=None, save_summaries_steps=None,
                                                log_step_count_steps=None)
         assert s3._hooks == []
         s3.close()
     tf.summary.FileWriterCache.clear()
+
+
+def test_non_chief_session_on_a_model_without_variables():
+    # WorkerSessionCreator waits until the ready op reports nothing uninitialized: with no
+    # variables that is at once (variables would need a chief in another process).
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+        y = x * 3.0
+        rec = _Recorder()
+        with tf.train.MonitoredTrainingSession(is_chief=False, hooks=[rec]) as sess:
+            assert sess.run(y, feed_dict={x: 2.0}) == 6.0
+        assert rec.calls[-1] == "end"
 
 
 # --- hooks one by one ---------------------------------------------------------------------
