@@ -160,9 +160,10 @@ def test_killed_training_process_resumes_to_the_uninterrupted_result(tmp_path):
 # --- MonitoredSession semantics -----------------------------------------------------------
 
 def _counter_graph():
+    # The increment waits for the hooks' read of the step (TF's _increment_global_step),
+    # so every hook sees the step before the run, as in monitored_session_cases.
     gs = tf.train.get_or_create_global_step()
-    inc = tf.assign_add(gs, 1)
-    return gs, inc
+    return gs, training_util._increment_global_step(1)
 
 
 class _Recorder(tf.train.SessionRunHook):
@@ -596,3 +597,41 @@ def test_tf_logging_api(capsys):
     tf.logging.set_verbosity(old)
     with pytest.raises(NotImplementedError):
         tf.logging.flush()
+
+
+def test_global_step_waiter_and_summary_saver_with_its_own_op(tmp_path):
+    with tf.Graph().as_default():
+        gs, inc = _counter_graph()
+        value = tf.summary.scalar("v", tf.constant(2.5), collections=[])
+        writer = tf.summary.FileWriter(str(tmp_path))
+        hooks = [tf.train.GlobalStepWaiterHook(0),
+                 tf.train.SummarySaverHook(save_steps=2, summary_writer=writer,
+                                           summary_op=value),
+                 tf.train.StepCounterHook(every_n_steps=2, summary_writer=writer)]
+        with tf.train.MonitoredSession(hooks=hooks) as sess:
+            for _ in range(5):
+                sess.run(inc)
+        writer.close()
+    events = _events(str(tmp_path))[0]
+    # SessionLog START and "v" at the step after the first run, then every 2 steps;
+    # the step counter's rate from its second trigger on, under "global_step/sec".
+    assert [e for e in events if e[0] == "session_log"] == [["session_log", 1, [1, ""]]]
+    assert [e[1] for e in events if e[0] == "summary" and e[2][0] == "v"] == [1, 3, 5]
+    assert [e[2][1] for e in events if e[0] == "summary" and e[2][0] == "v"] == [2.5] * 3
+    assert [e[1] for e in events if e[0] == "summary" and e[2][0] == "global_step/sec"] == [
+        3, 5]
+
+
+def test_compat_v1_names():
+    v1 = tf.compat.v1
+    assert v1.train.MonitoredTrainingSession is tf.train.MonitoredTrainingSession
+    assert v1.logging.info is tf.logging.info
+    assert tf.train.SummaryWriterCache is tf.summary.FileWriterCache
+    for name in ["Scaffold", "ChiefSessionCreator", "WorkerSessionCreator", "SessionCreator",
+                 "SessionManager", "SingularMonitoredSession", "MonitoredSession",
+                 "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues",
+                 "CheckpointSaverHook", "CheckpointSaverListener", "StopAtStepHook",
+                 "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
+                 "SummarySaverHook", "StepCounterHook", "FinalOpsHook", "FeedFnHook",
+                 "GlobalStepWaiterHook", "SecondOrStepTimer", "Coordinator", "LooperThread"]:
+        assert hasattr(v1.train, name), name
