@@ -166,3 +166,7 @@ from minitf.ops.control_flow_ops import case  # noqa: F401,E402
 from minitf.ops.functional_ops import foldl, foldr, scan  # noqa: F401,E402
 from minitf.ops.map_fn import map_fn  # noqa: F401,E402
 from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
+
+# --- tf.logging (the "tensorflow" logger) ---
+from minitf.platform import tf_logging as logging  # noqa: F401,E402
+from minitf.platform.tf_logging import get_logger  # noqa: F401,E402

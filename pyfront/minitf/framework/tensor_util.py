@@ -71,6 +71,8 @@ def to_numpy(values, dtype=None):
 def _cast(arr, dtype, original):
     np_dtype = np.dtype(dtype.as_numpy_dtype)
     if dtype == dtypes.string:
+        if arr.size == 0 and not isinstance(original, (np.ndarray, np.generic)):
+            return np.empty(arr.shape, dtype=object)  # tf.constant([], tf.string)
         if arr.dtype != object:
             raise TypeError("Expected string, but got %r of type '%s'." %
                             (original, type(original).__name__))

@@ -9,7 +9,7 @@ from minitf.core.framework.summary_pb2 import (  # noqa: F401
 from minitf.core.util.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa: F401
 from minitf.framework import dtypes, ops
 from minitf.framework.op_def_library import apply_op, outputs_of
-from minitf.summary.writer import FileWriter  # noqa: F401
+from minitf.summary.writer import FileWriter, FileWriterCache  # noqa: F401
 
 
 def _summary(op_type, name, collections, **inputs):

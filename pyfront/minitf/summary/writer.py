@@ -125,6 +125,16 @@ class FileWriter:
             ev.step = int(global_step)
         self._write(ev)
 
+    def add_meta_graph(self, meta_graph_def, global_step=None):
+        """Writes a MetaGraphDef (Event.meta_graph_def). TypeError for anything else."""
+        if type(meta_graph_def).__name__ != "MetaGraphDef":
+            raise TypeError("meta_graph_def must be type MetaGraphDef, saw type: %s"
+                            % type(meta_graph_def))
+        ev = Event(wall_time=time.time(), meta_graph_def=meta_graph_def.SerializeToString())
+        if global_step is not None:
+            ev.step = int(global_step)
+        self._write(ev)
+
     def add_session_log(self, session_log, global_step=None):
         """Writes a SessionLog event."""
         ev = Event(wall_time=time.time(), session_log=session_log)
@@ -173,4 +183,31 @@ class FileWriter:
         self.close()
 
 
-__all__ = ["FileWriter", "SessionLog", "crc32c", "masked_crc32c", "tfrecord"]
+class FileWriterCache:
+    """One FileWriter per directory, shared by the hooks that write there
+    (tf.compat.v1.summary.FileWriterCache; SummaryWriterCache in tf.train). A writer is
+    made on first get() with the default graph, so its file starts with that graph."""
+
+    _cache = {}
+    _lock = threading.RLock()
+
+    @staticmethod
+    def clear():
+        """Closes and forgets every cached writer."""
+        with FileWriterCache._lock:
+            for writer in FileWriterCache._cache.values():
+                writer.close()
+            FileWriterCache._cache = {}
+
+    @staticmethod
+    def get(logdir):
+        """The FileWriter of `logdir`, made on first use."""
+        from minitf.framework import ops
+        with FileWriterCache._lock:
+            if logdir not in FileWriterCache._cache:
+                FileWriterCache._cache[logdir] = FileWriter(logdir,
+                                                            graph=ops.get_default_graph())
+            return FileWriterCache._cache[logdir]
+
+
+__all__ = ["FileWriter", "FileWriterCache", "SessionLog", "crc32c", "masked_crc32c", "tfrecord"]

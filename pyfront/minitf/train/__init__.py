@@ -81,3 +81,18 @@ from minitf.training.checkpoint_utils import (  # noqa: F401,E402
 from minitf.training.py_checkpoint_reader import NewCheckpointReader  # noqa: F401,E402
 from minitf.training.checkpoint_state_pb2 import CheckpointState  # noqa: F401,E402
 from minitf.core.protobuf.saver_pb2 import SaverDef  # noqa: F401,E402
+
+# --- training sessions: MonitoredSession, Scaffold, hooks ---
+from minitf.training.coordinator import Coordinator, LooperThread  # noqa: F401,E402
+from minitf.training.training_util import assert_global_step  # noqa: F401,E402
+from minitf.training.session_manager import SessionManager  # noqa: F401,E402
+from minitf.training.session_run_hook import (  # noqa: F401,E402
+    SessionRunArgs, SessionRunContext, SessionRunHook, SessionRunValues)
+from minitf.training.basic_session_run_hooks import (  # noqa: F401,E402
+    CheckpointSaverHook, CheckpointSaverListener, FeedFnHook, FinalOpsHook,
+    GlobalStepWaiterHook, LoggingTensorHook, NanLossDuringTrainingError, NanTensorHook,
+    SecondOrStepTimer, StepCounterHook, StopAtStepHook, SummarySaverHook)
+from minitf.summary.writer import FileWriterCache as SummaryWriterCache  # noqa: F401,E402
+from minitf.training.monitored_session import (  # noqa: F401,E402
+    ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
+    SingularMonitoredSession, WorkerSessionCreator)

@@ -506,6 +506,8 @@ class Saver:
             prefix = prefix.decode()
         if not checkpoint_management.checkpoint_exists_internal(prefix):
             raise ValueError("The passed save_path is not a valid checkpoint: " + prefix)
+        from minitf.platform import tf_logging
+        tf_logging.info("Restoring parameters from %s", prefix)
         try:
             sess.run(self.saver_def.restore_op_name,
                      {self.saver_def.filename_tensor_name: save_path})

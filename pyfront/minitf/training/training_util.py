@@ -43,3 +43,75 @@ def get_or_create_global_step(graph=None):
 def global_step(sess, global_step_tensor):
     """The value of the global step as a Python int (tf.compat.v1.train.global_step)."""
     return int(sess.run(global_step_tensor))
+
+
+GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"
+
+
+def assert_global_step(global_step_tensor):
+    """TypeError unless global_step_tensor is an integer scalar Variable or Tensor
+    (tf.compat.v1.train.assert_global_step)."""
+    from minitf.ops import variables
+    if not isinstance(global_step_tensor, (variables.Variable, ops.Tensor)):
+        raise TypeError('Existing "global_step" must be a Variable or Tensor: %s.'
+                        % global_step_tensor)
+    if not global_step_tensor.dtype.base_dtype.is_integer:
+        raise TypeError('Existing "global_step" does not have integer type: %s'
+                        % global_step_tensor.dtype)
+    shape = global_step_tensor.get_shape()
+    if shape.ndims != 0 and shape.is_fully_defined():
+        raise TypeError('Existing "global_step" is not scalar: %s' % shape)
+
+
+def _get_global_step_read(graph=None):
+    """The cached "global_step/add:0" read of the global step, or None."""
+    graph = graph or ops.get_default_graph()
+    found = graph.get_collection(GLOBAL_STEP_READ_KEY)
+    if len(found) > 1:
+        raise RuntimeError("There are multiple items in collection {}. There should be only "
+                           "one.".format(GLOBAL_STEP_READ_KEY))
+    return found[0] if found else None
+
+
+def _get_or_create_global_step_read(graph=None):
+    """A tensor reading the global step that the hooks fetch: as TensorFlow, under
+    "global_step/" a cond on IsVariableInitialized (the read, else the initial value) plus
+    0, so it is a copy and never fails on an uninitialized step. None without a step."""
+    from minitf.ops import control_flow_ops, state_ops, variables
+    graph = graph or ops.get_default_graph()
+    read = _get_global_step_read(graph)
+    if read is not None:
+        return read
+    step = get_global_step(graph)
+    if step is None:
+        return None
+    with graph.as_default() as g, g.name_scope(None):
+        with g.name_scope(step.op.name + "/"):
+            if isinstance(step, variables.Variable):
+                value = control_flow_ops.cond(state_ops.is_variable_initialized(step),
+                                              step.read_value, lambda: step.initial_value)
+            else:
+                value = step
+            ops.add_to_collection(GLOBAL_STEP_READ_KEY, value + 0)
+    return _get_global_step_read(graph)
+
+
+def _increment_global_step(increment, graph=None):
+    """assign_add(global_step, increment) after the cached read (TensorFlow's helper)."""
+    from minitf.ops import state_ops
+    graph = graph or ops.get_default_graph()
+    step = get_global_step(graph)
+    if step is None:
+        raise ValueError("Global step tensor should be created by "
+                         "tf.train.get_or_create_global_step before calling increment.")
+    read = _get_or_create_global_step_read(graph)
+    with graph.as_default() as g, g.name_scope(None):
+        with g.name_scope(step.op.name + "/"):
+            with ops.control_dependencies([read]):
+                return state_ops.assign_add(step, increment)
+
+
+def write_graph(graph_or_graph_def, logdir, name, as_text=True):
+    """tf.io.write_graph (training_util.write_graph in TensorFlow)."""
+    from minitf.train import write_graph as _write
+    return _write(graph_or_graph_def, logdir, name, as_text=as_text)

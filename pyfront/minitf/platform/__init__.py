@@ -1,0 +1,1 @@
+"""minitf.platform: process-level helpers (tf_logging)."""
