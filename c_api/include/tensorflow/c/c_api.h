@@ -341,6 +341,28 @@ TF_CAPI_EXPORT extern void TF_SessionRun(TF_Session* session, const TF_Buffer* r
                                          const TF_Operation* const* target_opers, int ntargets,
                                          TF_Buffer* run_metadata, TF_Status* status);
 
+/* Loads the SavedModel in `export_dir` (TensorFlow's TF1 SavedModel loader): reads
+ * saved_model.pb, picks the MetaGraphDef whose tag set equals `tags` (order and duplicates do
+ * not matter), imports its graph into `graph` (which must be empty), creates a session on it
+ * with `session_options`, restores the variables from <export_dir>/variables/variables with
+ * the saver's restore op (skipped when variables/variables.index does not exist, as in TF),
+ * and runs the init op (signature __saved_model_init_op, collection saved_model_main_op or
+ * legacy_init_op); both runs get `run_options` (may be NULL) and each asset's path
+ * <export_dir>/assets/<file> fed to its tensor. If `meta_graph_def` is not NULL it must be
+ * an empty TF_Buffer and receives the chosen MetaGraphDef, serialized (freed with its
+ * deallocator, e.g. by TF_DeleteBuffer). Returns the session (the caller deletes it with
+ * TF_CloseSession + TF_DeleteSession), or NULL with `status` set and `graph` left empty:
+ * TF_INVALID_ARGUMENT "Graph is non-empty.", TF_NOT_FOUND "Could not find SavedModel .pb or
+ * .pbtxt at supplied export directory path: ..." and "Could not find meta graph def matching
+ * supplied tags: { ... }. ...", TF_DATA_LOSS "Can't parse <file> as binary proto",
+ * TF_UNIMPLEMENTED for a text-only saved_model.pbtxt, or the error of an import or of the
+ * restore/init run (e.g. TF_NOT_FOUND naming a variable missing from the checkpoint).
+ * Thread-safe for distinct graphs. */
+TF_CAPI_EXPORT extern TF_Session* TF_LoadSessionFromSavedModel(
+    const TF_SessionOptions* session_options, const TF_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len, TF_Graph* graph,
+    TF_Buffer* meta_graph_def, TF_Status* status);
+
 /* Partial runs: one execution of the graph spread over several calls, as
  * TensorFlow's DirectSession::PRunSetup / PRun. Setup declares every feed
  * (`inputs`), fetch (`outputs`) and target of the run and returns in
