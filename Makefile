@@ -28,7 +28,7 @@ HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tenso
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: demo test install deps lib ctest asan-ctest asan-pytest pytest clean test-interop
+.PHONY: demo test install deps lib ctest asan-ctest asan-pytest pytest clean test-interop bench-graphdef
 
 demo: install
 	$(PYTHON) -m minitf demo
@@ -103,6 +103,15 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py \
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
 	  tests/python/test_checkpoint_v2.py
+
+# GraphDef decoding, hand-written vs protoc-c (figures only; bench/graphdef_decode.c). The
+# runtime is compiled in statically: the decoders are hidden inside libc_api.so.
+bench-graphdef: build/bench/graphdef_decode
+	./build/bench/graphdef_decode
+
+build/bench/graphdef_decode: bench/graphdef_decode.c $(SRCS) $(HDRS) | $(DEPS_STAMP)
+	@mkdir -p build/bench
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(SRCS) $(LDLIBS)
 
 clean:
 	rm -rf build
