@@ -84,6 +84,20 @@ static void test_serve(void) {
   CHECK(sig && strcmp(sig_output(sig, "probs"), "probs:0") == 0);
   CHECK(mg->saver_def && strcmp(mg->saver_def->restore_op_name, "save/restore_all") == 0);
 
+  /* What a server asks next: the session's devices. */
+  TF_DeviceList* devs = TF_SessionListDevices(sess, s);
+  CHECK_OK(s);
+  CHECK(TF_DeviceListCount(devs) == 1);
+  CHECK(strcmp(TF_DeviceListName(devs, 0, s), "/job:localhost/replica:0/task:0/device:CPU:0") == 0);
+  CHECK(strcmp(TF_DeviceListType(devs, 0, s), "CPU") == 0);
+  CHECK(TF_DeviceListMemoryBytes(devs, 0, s) == 268435456);
+  CHECK(TF_DeviceListIncarnation(devs, 0, s) != 0);
+  CHECK_OK(s);
+  CHECK(TF_DeviceListName(devs, 1, s) == NULL);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK(strcmp(TF_Message(s), "index out of bounds") == 0);
+  TF_DeleteDeviceList(devs);
+
   int64_t dims[2] = {2, 3};
   TF_Tensor* x = TF_AllocateTensor(TF_FLOAT, dims, 2, sizeof(X));
   memcpy(TF_TensorData(x), X, sizeof(X));

@@ -341,6 +341,25 @@ TF_CAPI_EXPORT extern void TF_SessionRun(TF_Session* session, const TF_Buffer* r
                                          const TF_Operation* const* target_opers, int ntargets,
                                          TF_Buffer* run_metadata, TF_Status* status);
 
+/* The devices a session runs on: for minitf one, the host CPU
+ * ("/job:localhost/replica:0/task:0/device:CPU:0", type "CPU", TensorFlow's 256 MiB memory
+ * limit, a random non-zero incarnation). The caller frees the list with TF_DeleteDeviceList.
+ * The accessors set TF_INVALID_ARGUMENT "index out of bounds" (returning NULL / -1 / 0) for a
+ * bad index, "list is null!" for a NULL list; returned strings live as long as the list. */
+typedef struct TF_DeviceList TF_DeviceList;
+TF_CAPI_EXPORT extern TF_DeviceList* TF_SessionListDevices(TF_Session* session,
+                                                           TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteDeviceList(TF_DeviceList* list);
+TF_CAPI_EXPORT extern int TF_DeviceListCount(const TF_DeviceList* list);
+TF_CAPI_EXPORT extern const char* TF_DeviceListName(const TF_DeviceList* list, int index,
+                                                    TF_Status* status);
+TF_CAPI_EXPORT extern const char* TF_DeviceListType(const TF_DeviceList* list, int index,
+                                                    TF_Status* status);
+TF_CAPI_EXPORT extern int64_t TF_DeviceListMemoryBytes(const TF_DeviceList* list, int index,
+                                                       TF_Status* status);
+TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(const TF_DeviceList* list, int index,
+                                                        TF_Status* status);
+
 /* Loads the SavedModel in `export_dir` (TensorFlow's TF1 SavedModel loader): reads
  * saved_model.pb, picks the MetaGraphDef whose tag set equals `tags` (order and duplicates do
  * not matter), imports its graph into `graph` (which must be empty), creates a session on it
