@@ -23,6 +23,7 @@
 #include "minitf/core/protobuf/saved_model.pb-c.h"
 #include "runtime/function.h"
 #include "runtime/graph.h"
+#include "runtime/pbtext.h"
 #include "runtime/status.h"
 #include "tensorflow/c/c_api.h"
 
@@ -73,8 +74,8 @@ static uint8_t* read_all(const char* path, size_t* len, TF_Status* s) {
   return buf;
 }
 
-/* reader.cc's ReadSavedModel: saved_model.pb, else saved_model.pbtxt (text format, which this
- * C loader does not read), else NotFound. */
+/* reader.cc's ReadSavedModel: saved_model.pb, else saved_model.pbtxt (text format, parsed
+ * over the same generated descriptor, runtime/pbtext.h), else NotFound. */
 static Tensorflow__SavedModel* read_saved_model(const char* export_dir, TF_Status* s) {
   char* pb = join_path(export_dir, "saved_model.pb");
   char* pbtxt = join_path(export_dir, "saved_model.pbtxt");
@@ -90,10 +91,16 @@ static Tensorflow__SavedModel* read_saved_model(const char* export_dir, TF_Statu
       free(data);
     }
   } else if (file_exists(pbtxt)) {
-    mt_status_setf(s, TF_UNIMPLEMENTED,
-                   "%s: the C loader reads binary SavedModels only (saved_model.pb); "
-                   "save with as_text=False",
-                   pbtxt);
+    size_t len = 0, blen = 0;
+    uint8_t* text = read_all(pbtxt, &len, s);
+    char err[256];
+    uint8_t* bin = text ? mt_pbtext_parse(&tensorflow__saved_model__descriptor, (char*)text,
+                                          len, &blen, err, sizeof err)
+                        : NULL;
+    if (bin) sm = tensorflow__saved_model__unpack(NULL, blen, bin);
+    if (text && !sm) mt_status_setf(s, TF_DATA_LOSS, "Can't parse %s as text proto", pbtxt);
+    free(text);
+    free(bin);
   } else {
     mt_status_setf(s, TF_NOT_FOUND,
                    "Could not find SavedModel .pb or .pbtxt at supplied export directory "

@@ -23,6 +23,11 @@ mkdir -p "$OUT.new"
   echo "#pragma GCC visibility push(default)"
   for p in $PROTOS; do echo "#include \"${p%.proto}.pb-c.c\""; done
   echo "#pragma GCC visibility pop"
+  echo "/* Every message descriptor, for lookups by full name (an Any's type in text format). */"
+  echo "const ProtobufCMessageDescriptor* const mt_codec_descriptors[] = {"
+  cat "$OUT.new"/minitf/*/*.pb-c.h "$OUT.new"/minitf/*/*/*.pb-c.h 2>/dev/null |
+    sed -n 's/^extern const ProtobufCMessageDescriptor \([a-z0-9_]*\);$/  \&\1,/p'
+  echo "  0};"
 } > "$OUT.new/codecs.c"
 rm -rf "$OUT"
 mv "$OUT.new" "$OUT"

@@ -7,6 +7,10 @@ tests/fixtures/saved_model_c/mlp/   TF 2.21's TF1 SavedModelBuilder output: a 3-
     vocab.txt, held in a local variable that the legacy_init_op assigns from the fed asset
     path), and tags {train, gpu} without signatures), saved by an unsharded V2 Saver (so the
     graph's save/restore ops are SaveV2/RestoreV2 only).
+tests/fixtures/saved_model_c/mlp_pbtxt/   the same SavedModel with saved_model.pbtxt (protobuf's
+    text_format of saved_model.pb, what builder.save(as_text=True) writes) instead of .pb.
+tests/fixtures/saved_model_c/meta_graph_serve.pb   the {serve} MetaGraphDef serialized
+    deterministically (map entries sorted by key, as a text file lists them).
 tests/fixtures/saved_model_c/expected.json   what TF's loader serves from it for X.
 """
 import os
@@ -79,6 +83,18 @@ def main():
     finally:
         os.chdir(cwd)
     os.remove(vocab_src)
+    from google.protobuf import text_format
+    from tensorflow.core.protobuf import saved_model_pb2
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(export_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    text_dir = os.path.join(ROOT, "mlp_pbtxt")
+    shutil.copytree(export_dir, text_dir)
+    os.remove(os.path.join(text_dir, "saved_model.pb"))
+    with open(os.path.join(text_dir, "saved_model.pbtxt"), "w") as f:
+        f.write(text_format.MessageToString(sm))
+    with open(os.path.join(ROOT, "meta_graph_serve.pb"), "wb") as f:
+        f.write(sm.meta_graphs[0].SerializeToString(deterministic=True))
     g = tf.Graph()
     with g.as_default(), tf.Session() as sess:
         mg = tf.saved_model.loader.load(sess, ["serve"], export_dir)

@@ -196,8 +196,6 @@ static void test_missing(void) {
                "Could not find meta graph def matching supplied tags: {  }. To "
                "inspect available tag-sets in the SavedModel, please use the SavedModel CLI: "
                "`saved_model_cli`");
-  /* A text SavedModel (TF's, from the Python loader's fixtures). */
-  expect_error("tests/fixtures/saved_model/tf_mlp_pbtxt", serve, 1, TF_UNIMPLEMENTED, NULL);
 }
 
 static void test_non_empty_graph(void) {
@@ -340,8 +338,86 @@ static void test_corrupt_pb(void) {
   free(pb);
 }
 
+
+/* saved_model.pbtxt (text format, as TF's builder writes it with save(as_text=True)) parses
+ * to the same MetaGraphDef as saved_model.pb: the text of the binary fixture is written by
+ * tools/gen_saved_model_c_fixture.py beside it. */
+static void test_pbtxt(void) {
+  const char* serve[] = {"serve"};
+  TF_Status* s = TF_NewStatus();
+  TF_Buffer* from_pb = TF_NewBuffer();
+  TF_Buffer* from_txt = TF_NewBuffer();
+  TF_Graph* g1 = TF_NewGraph();
+  TF_Graph* g2 = TF_NewGraph();
+  TF_Session* a = load(FIX, serve, 1, g1, from_pb, s);
+  CHECK_OK(s);
+  TF_Session* b = load("tests/fixtures/saved_model_c/mlp_pbtxt", serve, 1, g2, from_txt, s);
+  CHECK_OK(s);
+  size_t n = 0;
+  char* want = ctest_read_file("tests/fixtures/saved_model_c/meta_graph_serve.pb", &n);
+  CHECK(want && n > 1000 && from_txt->length == n && memcmp(from_txt->data, want, n) == 0);
+  CHECK(from_pb->length == n); /* the same fields; map entries in the file's order */
+  free(want);
+  if (b) {
+    int64_t dims[2] = {2, 3};
+    TF_Tensor* x = TF_AllocateTensor(TF_FLOAT, dims, 2, sizeof(X));
+    memcpy(TF_TensorData(x), X, sizeof(X));
+    TF_Output in = out_of(g2, "x", 0), out = out_of(g2, "probs", 0);
+    TF_Tensor* v = NULL;
+    TF_SessionRun(b, NULL, &in, &x, 1, &out, &v, 1, NULL, 0, NULL, s);
+    CHECK_OK(s);
+    for (int i = 0; v && i < 6; i++) CHECK_NEAR(((const float*)TF_TensorData(v))[i], PROBS[i], 1e-6);
+    if (v) TF_DeleteTensor(v);
+    TF_DeleteTensor(x);
+  }
+  if (a) close_session(a);
+  if (b) close_session(b);
+  TF_DeleteGraph(g1);
+  TF_DeleteGraph(g2);
+  TF_DeleteBuffer(from_pb);
+  TF_DeleteBuffer(from_txt);
+  TF_DeleteStatus(s);
+}
+
+/* Malformed text: TF's DataLoss wording, never a crash (every truncation of a piece of the
+ * text, and some syntax errors). */
+static void test_bad_pbtxt(void) {
+  const char* serve[] = {"serve"};
+  char p[256], want[400];
+  make_copy(1, 1);
+  path_in(p, sizeof p, "saved_model.pb");
+  unlink(p);
+  path_in(p, sizeof p, "saved_model.pbtxt");
+  snprintf(want, sizeof want, "Can't parse %s as text proto", p);
+  const char* bad[] = {"meta_graphs {", "meta_graphs { nope: 1 }", "saved_model_schema_version: x",
+                       "saved_model_schema_version: \"1\"", "meta_graphs { meta_info_def { tags: \"a }}",
+                       "meta_graphs [ { } ", "meta_graphs { graph_def { node { attr { key: \"T\" "
+                       "value { type: DT_NOPE } } } } }", "saved_model_schema_version: 99999999999999999999"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    write_file(p, bad[i], strlen(bad[i]));
+    expect_error(tmp_root, serve, 1, TF_DATA_LOSS, want);
+  }
+  size_t n = 0;
+  char* txt = ctest_read_file("tests/fixtures/saved_model_c/mlp_pbtxt/saved_model.pbtxt", &n);
+  CHECK(txt != NULL);
+  int errors = 0;
+  for (size_t cut = 1; txt && cut < n; cut += 97) {
+    write_file(p, txt, cut);
+    TF_Status* s = TF_NewStatus();
+    TF_Graph* g = TF_NewGraph();
+    TF_Session* sess = load(tmp_root, serve, 1, g, NULL, s);
+    if (sess) close_session(sess);
+    else errors++;
+    TF_DeleteGraph(g);
+    TF_DeleteStatus(s);
+  }
+  CHECK(errors > 10);
+  free(txt);
+  unlink(p);
+}
+
 static void remove_tree(void) {
-  const char* files[] = {"assets/vocab.txt", "variables/variables.index",
+  const char* files[] = {"assets/vocab.txt", "variables/variables.index", "saved_model.pbtxt",
                          "variables/variables.data-00000-of-00001", "saved_model.pb"};
   char p[256];
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
@@ -364,6 +440,8 @@ int main(void) {
   test_non_empty_graph();
   test_missing_variables();
   test_corrupt_pb();
+  test_pbtxt();
+  test_bad_pbtxt();
   remove_tree();
   CTEST_END();
 }

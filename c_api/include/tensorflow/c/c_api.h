@@ -361,7 +361,7 @@ TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(const TF_DeviceList* lis
                                                         TF_Status* status);
 
 /* Loads the SavedModel in `export_dir` (TensorFlow's TF1 SavedModel loader): reads
- * saved_model.pb, picks the MetaGraphDef whose tag set equals `tags` (order and duplicates do
+ * saved_model.pb (else saved_model.pbtxt), picks the MetaGraphDef whose tag set equals `tags` (order and duplicates do
  * not matter), imports its graph into `graph` (which must be empty), creates a session on it
  * with `session_options`, restores the variables from <export_dir>/variables/variables with
  * the saver's restore op (skipped when variables/variables.index does not exist, as in TF),
@@ -373,8 +373,8 @@ TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(const TF_DeviceList* lis
  * TF_CloseSession + TF_DeleteSession), or NULL with `status` set and `graph` left empty:
  * TF_INVALID_ARGUMENT "Graph is non-empty.", TF_NOT_FOUND "Could not find SavedModel .pb or
  * .pbtxt at supplied export directory path: ..." and "Could not find meta graph def matching
- * supplied tags: { ... }. ...", TF_DATA_LOSS "Can't parse <file> as binary proto",
- * TF_UNIMPLEMENTED for a text-only saved_model.pbtxt, or the error of an import or of the
+ * supplied tags: { ... }. ...", TF_DATA_LOSS "Can't parse <file> as binary proto" / "...
+ * as text proto", or the error of an import or of the
  * restore/init run (e.g. TF_NOT_FOUND naming a variable missing from the checkpoint).
  * Thread-safe for distinct graphs. */
 TF_CAPI_EXPORT extern TF_Session* TF_LoadSessionFromSavedModel(
