@@ -416,6 +416,59 @@ static void test_bad_pbtxt(void) {
   unlink(p);
 }
 
+/* Text-format features TF's printer does not use but its parser reads: comments, lists,
+ * <> brackets, ';' and ',' separators, single quotes, hex/octal escapes, adjacent strings,
+ * enums by number, floats with an f suffix, exponents. A graph of two Consts and no saver. */
+static void test_pbtxt_syntax(void) {
+  static const char text[] =
+      "# a hand-written SavedModel\n"
+      "saved_model_schema_version: 0x1\n"
+      "meta_graphs <\n"
+      "  meta_info_def { tags: ['serve', \"ex\" 'tra'] tags: [] }\n"
+      "  graph_def {\n"
+      "    node { name: 'f' op: \"Const\"\n"
+      "      attr { key: 'dtype' value { type: 1 } }\n"
+      "      attr { key: \"value\" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 } }\n"
+      "             float_val: [1.5f, -2.5e-1] } } } };\n"
+      "    node { name: 's' op: 'Const' attr { key: 'dtype' value { type: DT_STRING } },\n"
+      "      attr { key: 'value' value { tensor { dtype: DT_STRING tensor_shape { }\n"
+      "             string_val: '\\x41\\102\\n\\'\\\"z' } } } }\n"
+      "    versions { producer: 1987 }\n"
+      "  }\n"
+      ">\n";
+  char p[256];
+  make_copy(0, 0);
+  path_in(p, sizeof p, "saved_model.pb");
+  unlink(p);
+  path_in(p, sizeof p, "saved_model.pbtxt");
+  write_file(p, text, sizeof text - 1);
+  const char* tags[] = {"extra", "serve"};
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Session* sess = load(tmp_root, tags, 2, g, NULL, s);
+  CHECK_OK(s);
+  if (sess) {
+    TF_Output outs[2] = {out_of(g, "f", 0), out_of(g, "s", 0)};
+    TF_Tensor* v[2] = {NULL, NULL};
+    TF_SessionRun(sess, NULL, NULL, NULL, 0, outs, v, 2, NULL, 0, NULL, s);
+    CHECK_OK(s);
+    if (v[0]) {
+      const float* f = TF_TensorData(v[0]);
+      CHECK(TF_Dim(v[0], 0) == 2 && f[0] == 1.5f && f[1] == -0.25f);
+      TF_DeleteTensor(v[0]);
+    }
+    if (v[1]) {
+      const TF_TString* ts = TF_TensorData(v[1]);
+      CHECK(TF_StringGetSize(ts) == 6 && memcmp(TF_StringGetDataPointer(ts), "AB\n'\"z", 6) == 0);
+      TF_DeleteTensor(v[1]);
+    }
+    close_session(sess);
+  }
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+  unlink(p);
+}
+
 static void remove_tree(void) {
   const char* files[] = {"assets/vocab.txt", "variables/variables.index", "saved_model.pbtxt",
                          "variables/variables.data-00000-of-00001", "saved_model.pb"};
@@ -442,6 +495,7 @@ int main(void) {
   test_corrupt_pb();
   test_pbtxt();
   test_bad_pbtxt();
+  test_pbtxt_syntax();
   remove_tree();
   CTEST_END();
 }
