@@ -147,7 +147,7 @@ void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
 void TF_SetConfig(TF_SessionOptions* options, const void* proto, size_t proto_len,
                   TF_Status* status) {
   if (!mt_config_from_proto(proto, proto_len, options, status)) {
-    mt_status_prefix(status, "Unparseable ConfigProto: ");
+    mt_status_setf(status, TF_INVALID_ARGUMENT, "Unparseable ConfigProto");
     return;
   }
   TF_SetStatus(status, TF_OK, "");

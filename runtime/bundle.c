@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "minitf/core/protobuf/tensor_bundle.pb-c.h"
 #include "runtime/crc32c.h"
 #include "runtime/graphdef.h"
 #include "runtime/proto.h"
@@ -48,96 +49,59 @@ void mt_bundle_entry_clear(mt_bundle_entry* e) {
   memset(e, 0, sizeof(*e));
 }
 
-/* TensorSliceProto: repeated Extent extent = 1 { int64 start = 1; oneof
- * has_length { int64 length = 2; } }. */
-static int slice_decode(mt_pb_reader* r, mt_tensor_slice* sl, TF_Status* s) {
+/* The entry and header protos are decoded and encoded with the protoc-c codec generated
+ * from pyfront/minitf/core/protobuf/tensor_bundle.proto (the schema the Python reader uses).
+ * protoc-c writes fields in number order and leaves proto3 zeros out, set sub-messages and
+ * oneof members in, as TensorFlow's C++ does, so the bytes stay TF's. */
+
+static int shape_from_pb(const Tensorflow__TensorShapeProto* p, mt_shape* out) {
+  out->rank = 0;
+  if (!p) return 1; /* unset: a scalar */
+  if (p->n_dim > MT_MAX_DIMS) return 0;
+  for (size_t d = 0; d < p->n_dim; d++) {
+    if (p->dim[d]->size < -1) return 0;
+    out->dims[out->rank++] = p->dim[d]->size;
+  }
+  if (p->unknown_rank) out->rank = -1;
+  return 1;
+}
+
+static int slice_from_pb(const Tensorflow__TensorSliceProto* p, mt_tensor_slice* sl) {
   memset(sl, 0, sizeof(*sl));
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(r, &f, "TensorSliceProto", s)) == 1) {
-    if (f.num != 1) continue;
-    mt_pb_reader sub;
-    if (!mt_pb_expect(&f, MT_PB_LEN, "TensorSliceProto", s) ||
-        !mt_pb_sub(r, &f, &sub, "TensorSliceProto", s))
-      return 0;
-    if (sl->ndims == MT_MAX_DIMS) {
-      mt_status_setf(s, TF_INVALID_ARGUMENT, "too many dims in a TensorSliceProto");
-      return 0;
-    }
-    int d = sl->ndims++;
-    sl->start[d] = 0;
-    sl->length[d] = -1;
-    mt_pb_field g;
-    while ((rc = mt_pb_next(&sub, &g, "TensorSliceProto", s)) == 1) {
-      if ((g.num == 1 || g.num == 2) && !mt_pb_expect(&g, MT_PB_VARINT, "Extent", s)) return 0;
-      if (g.num == 1) sl->start[d] = (int64_t)g.v;
-      if (g.num == 2) sl->length[d] = (int64_t)g.v;
-    }
-    if (rc < 0) return 0;
+  if (p->n_extent > MT_MAX_DIMS) return 0;
+  for (size_t d = 0; d < p->n_extent; d++) {
+    const Tensorflow__TensorSliceProto__Extent* x = p->extent[d];
+    sl->start[d] = x->start;
+    sl->length[d] =
+        x->has_length_case == TENSORFLOW__TENSOR_SLICE_PROTO__EXTENT__HAS_LENGTH_LENGTH ? x->length
+                                                                                        : -1;
   }
-  return rc == 0;
+  sl->ndims = (int)p->n_extent;
+  return 1;
 }
 
-static void slice_encode(mt_pb_writer* w, const mt_tensor_slice* sl) {
-  for (int d = 0; d < sl->ndims; d++) {
-    mt_pb_writer x = mt_pb_writer_make();
-    if (sl->start[d] != 0) mt_pb_put_int64_field(&x, 1, sl->start[d]);
-    /* A full extent leaves has_length unset; a set length is written even
-     * when 0 (it is a oneof member). */
-    if (sl->length[d] >= 0) mt_pb_put_int64_field(&x, 2, sl->length[d]);
-    mt_pb_put_message(w, 1, &x);
-  }
-}
-
-static int entry_fields(mt_pb_reader* r, mt_bundle_entry* e, TF_Status* s) {
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(r, &f, "BundleEntryProto", s)) == 1) {
-    mt_pb_reader sub;
-    switch (f.num) {
-      case 1: case 3: case 4: case 5:
-        if (!mt_pb_expect(&f, MT_PB_VARINT, "BundleEntryProto", s)) return 0;
-        if (f.num == 1) e->dtype = (TF_DataType)(int32_t)f.v;
-        if (f.num == 3) e->shard_id = (int32_t)f.v;
-        if (f.num == 4) e->offset = (int64_t)f.v;
-        if (f.num == 5) e->size = (int64_t)f.v;
-        break;
-      case 2:
-        if (!mt_pb_expect(&f, MT_PB_LEN, "BundleEntryProto", s) ||
-            !mt_pb_sub(r, &f, &sub, "BundleEntryProto", s) ||
-            !mt_shape_from_proto(&sub, &e->shape, s))
-          return 0;
-        break;
-      case 6:
-        if (!mt_pb_expect(&f, MT_PB_FIXED32, "BundleEntryProto", s)) return 0;
-        e->crc32c = (uint32_t)f.v;
-        break;
-      case 7: {
-        if (!mt_pb_expect(&f, MT_PB_LEN, "BundleEntryProto", s) ||
-            !mt_pb_sub(r, &f, &sub, "BundleEntryProto", s))
-          return 0;
-        mt_tensor_slice* p = realloc(e->slices, (size_t)(e->nslices + 1) * sizeof(*p));
-        if (!p) return 0;
-        e->slices = p;
-        if (!slice_decode(&sub, &e->slices[e->nslices], s)) return 0;
-        e->nslices++;
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return rc == 0;
+static int entry_from_pb(const Tensorflow__BundleEntryProto* p, mt_bundle_entry* e) {
+  e->dtype = (TF_DataType)p->dtype;
+  e->shard_id = p->shard_id;
+  e->offset = p->offset;
+  e->size = p->size;
+  e->crc32c = p->crc32c;
+  if (!shape_from_pb(p->shape, &e->shape)) return 0;
+  if (!p->n_slices) return 1;
+  e->slices = malloc(p->n_slices * sizeof(*e->slices));
+  if (!e->slices) return 0;
+  for (size_t i = 0; i < p->n_slices; i++, e->nslices++)
+    if (!slice_from_pb(p->slices[i], &e->slices[i])) return 0;
+  return 1;
 }
 
 int mt_bundle_entry_decode(const void* data, size_t len, const char* key, mt_bundle_entry* e,
                            TF_Status* s) {
   memset(e, 0, sizeof(*e));
   e->shape = mt_shape_scalar();
-  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
-  TF_Status* tmp = TF_NewStatus();
-  int ok = entry_fields(&r, e, tmp);
-  TF_DeleteStatus(tmp);
+  Tensorflow__BundleEntryProto* p = tensorflow__bundle_entry_proto__unpack(NULL, len, data);
+  int ok = p && entry_from_pb(p, e);
+  if (p) tensorflow__bundle_entry_proto__free_unpacked(p, NULL);
   if (!ok) {
     mt_bundle_entry_clear(e);
     mt_status_setf(s, TF_DATA_LOSS, "Entry for key %s not parseable.", key);
@@ -145,24 +109,82 @@ int mt_bundle_entry_decode(const void* data, size_t len, const char* key, mt_bun
   return ok;
 }
 
-void mt_bundle_entry_encode(mt_pb_writer* w, const mt_bundle_entry* e) {
-  if (e->dtype) mt_pb_put_int64_field(w, 1, e->dtype);
-  mt_pb_writer sh = mt_pb_writer_make();
-  mt_shape_to_proto(&sh, &e->shape);
-  mt_pb_put_message(w, 2, &sh); /* set even for scalars (mutable_shape) */
-  if (e->shard_id) mt_pb_put_int64_field(w, 3, e->shard_id);
-  if (e->offset) mt_pb_put_int64_field(w, 4, e->offset);
-  if (e->size) mt_pb_put_int64_field(w, 5, e->size);
-  if (e->crc32c) mt_pb_put_fixed32_field(w, 6, e->crc32c);
-  for (int i = 0; i < e->nslices; i++) {
-    mt_pb_writer x = mt_pb_writer_make();
-    slice_encode(&x, &e->slices[i]);
-    mt_pb_put_message(w, 7, &x);
+/* Appends message `m` packed by protoc-c to `w`. */
+static void put_packed(mt_pb_writer* w, const ProtobufCMessage* m) {
+  size_t n = protobuf_c_message_get_packed_size(m);
+  uint8_t stack[256];
+  uint8_t* buf = n <= sizeof stack ? stack : malloc(n);
+  if (!buf) {
+    w->failed = 1;
+    return;
   }
+  protobuf_c_message_pack(m, buf);
+  mt_pb_put_raw(w, buf, n);
+  if (buf != stack) free(buf);
 }
 
-/* BundleHeaderProto: num_shards = 1, endianness = 2 (LITTLE = 0), version =
- * 3 (VersionDef: producer 1, min_consumer 2, bad_consumers 3). */
+void mt_bundle_entry_encode(mt_pb_writer* w, const mt_bundle_entry* e) {
+  Tensorflow__BundleEntryProto p = TENSORFLOW__BUNDLE_ENTRY_PROTO__INIT;
+  Tensorflow__TensorShapeProto shape = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
+  Tensorflow__TensorShapeProto__Dim dims[MT_MAX_DIMS];
+  Tensorflow__TensorShapeProto__Dim* dimp[MT_MAX_DIMS];
+  p.dtype = (Tensorflow__DataType)e->dtype;
+  p.shape = &shape; /* set even for scalars (TF's mutable_shape) */
+  shape.unknown_rank = e->shape.rank < 0;
+  for (int d = 0; d < e->shape.rank; d++) {
+    tensorflow__tensor_shape_proto__dim__init(&dims[d]);
+    dims[d].size = e->shape.dims[d];
+    dimp[d] = &dims[d];
+  }
+  shape.n_dim = e->shape.rank > 0 ? (size_t)e->shape.rank : 0;
+  shape.dim = dimp;
+  p.shard_id = e->shard_id;
+  p.offset = e->offset;
+  p.size = e->size;
+  p.crc32c = e->crc32c;
+  Tensorflow__TensorSliceProto* slices = NULL;
+  Tensorflow__TensorSliceProto** slicep = NULL;
+  Tensorflow__TensorSliceProto__Extent* ext = NULL;
+  Tensorflow__TensorSliceProto__Extent** extp = NULL;
+  size_t n = (size_t)e->nslices, m = n * MT_MAX_DIMS;
+  if (n) {
+    slices = malloc(n * sizeof(*slices));
+    slicep = malloc(n * sizeof(*slicep));
+    ext = malloc(m * sizeof(*ext));
+    extp = malloc(m * sizeof(*extp));
+    if (!slices || !slicep || !ext || !extp) {
+      w->failed = 1;
+      goto done;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    const mt_tensor_slice* sl = &e->slices[i];
+    tensorflow__tensor_slice_proto__init(&slices[i]);
+    for (int d = 0; d < sl->ndims; d++) {
+      Tensorflow__TensorSliceProto__Extent* x = &ext[i * MT_MAX_DIMS + (size_t)d];
+      tensorflow__tensor_slice_proto__extent__init(x);
+      x->start = sl->start[d];
+      /* a full extent leaves has_length unset; a set length is written even when 0 */
+      if (sl->length[d] >= 0) {
+        x->has_length_case = TENSORFLOW__TENSOR_SLICE_PROTO__EXTENT__HAS_LENGTH_LENGTH;
+        x->length = sl->length[d];
+      }
+      extp[i * MT_MAX_DIMS + (size_t)d] = x;
+    }
+    slices[i].n_extent = (size_t)sl->ndims;
+    slices[i].extent = &extp[i * MT_MAX_DIMS];
+    slicep[i] = &slices[i];
+  }
+  p.n_slices = n;
+  p.slices = slicep;
+  put_packed(w, &p.base);
+done:
+  free(slices);
+  free(slicep);
+  free(ext);
+  free(extp);
+}
+
 typedef struct bundle_header {
   int32_t num_shards;
   int endianness;
@@ -170,47 +192,34 @@ typedef struct bundle_header {
   int bad_consumer; /* our version is listed in bad_consumers */
 } bundle_header;
 
-static void bad_consumer_cb(uint64_t raw, void* arg) {
-  if ((int32_t)raw == BUNDLE_VERSION) *(int*)arg = 1;
-}
-
 static int header_decode(const uint8_t* data, size_t len, bundle_header* h, TF_Status* s) {
   memset(h, 0, sizeof(*h));
-  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(&r, &f, "BundleHeaderProto", s)) == 1) {
-    if ((f.num == 1 || f.num == 2) && !mt_pb_expect(&f, MT_PB_VARINT, "BundleHeaderProto", s))
-      return 0;
-    if (f.num == 1) h->num_shards = (int32_t)f.v;
-    if (f.num == 2) h->endianness = (int)f.v;
-    if (f.num != 3) continue;
-    mt_pb_reader sub;
-    if (!mt_pb_expect(&f, MT_PB_LEN, "BundleHeaderProto", s) ||
-        !mt_pb_sub(&r, &f, &sub, "VersionDef", s))
-      return 0;
-    mt_pb_field g;
-    while ((rc = mt_pb_next(&sub, &g, "VersionDef", s)) == 1) {
-      if ((g.num == 1 || g.num == 2) && !mt_pb_expect(&g, MT_PB_VARINT, "VersionDef", s))
-        return 0;
-      if (g.num == 1) h->producer = (int32_t)g.v;
-      if (g.num == 2) h->min_consumer = (int32_t)g.v;
-      if (g.num == 3 &&
-          !mt_pb_each_repeated(&g, MT_PB_VARINT, bad_consumer_cb, &h->bad_consumer, "VersionDef", s))
-        return 0;
-    }
-    if (rc < 0) return 0;
+  Tensorflow__BundleHeaderProto* p = tensorflow__bundle_header_proto__unpack(NULL, len, data);
+  if (!p) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "malformed BundleHeaderProto");
+    return 0;
   }
-  return rc == 0;
+  h->num_shards = p->num_shards;
+  h->endianness = (int)p->endianness;
+  if (p->version) {
+    h->producer = p->version->producer;
+    h->min_consumer = p->version->min_consumer;
+    for (size_t i = 0; i < p->version->n_bad_consumers; i++)
+      if (p->version->bad_consumers[i] == BUNDLE_VERSION) h->bad_consumer = 1;
+  }
+  tensorflow__bundle_header_proto__free_unpacked(p, NULL);
+  return 1;
 }
 
 static void header_encode(mt_pb_writer* w, int32_t num_shards, int32_t producer,
                           int32_t min_consumer) {
-  if (num_shards) mt_pb_put_int64_field(w, 1, num_shards);
-  mt_pb_writer v = mt_pb_writer_make();
-  if (producer) mt_pb_put_int64_field(&v, 1, producer);
-  if (min_consumer) mt_pb_put_int64_field(&v, 2, min_consumer);
-  mt_pb_put_message(w, 3, &v);
+  Tensorflow__BundleHeaderProto p = TENSORFLOW__BUNDLE_HEADER_PROTO__INIT;
+  Tensorflow__VersionDef v = TENSORFLOW__VERSION_DEF__INIT;
+  p.num_shards = num_shards;
+  v.producer = producer;
+  v.min_consumer = min_consumer;
+  p.version = &v; /* set even when empty, as TF writes it */
+  put_packed(w, &p.base);
 }
 
 /* ---- files ---- */

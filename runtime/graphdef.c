@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "minitf/core/protobuf/config.pb-c.h"
 #include "runtime/status.h"
 #include "runtime/tensor.h"
 
@@ -999,25 +1000,21 @@ void mt_op_list_to_proto(mt_pb_writer* w, const mt_registry* reg) {
   }
 }
 
-/* ConfigProto: intra_op_parallelism_threads = 2, inter_op_parallelism_threads
- * = 5, use_per_session_threads = 9, operation_timeout_in_ms = 11. */
+/* ConfigProto, decoded with the protoc-c codec generated from config.proto: the thread
+ * counts, use_per_session_threads and operation_timeout_in_ms. */
 int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions* opts,
                          TF_Status* s) {
-  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
-  mt_pb_field f;
-  int rc;
-  struct TF_SessionOptions o = *opts;
-  while ((rc = mt_pb_next(&r, &f, "ConfigProto", s)) > 0) {
-    if (f.num != 2 && f.num != 5 && f.num != 9 && f.num != 11) continue;
-    if (!mt_pb_expect(&f, MT_PB_VARINT, "ConfigProto", s)) return 0;
-    if (f.num == 2) o.intra_op_threads = (int32_t)f.v;
-    else if (f.num == 5) o.inter_op_threads = (int32_t)f.v;
-    else if (f.num == 11) o.operation_timeout_ms = (int64_t)f.v;
-    else o.use_per_session_threads = f.v != 0;
+  Tensorflow__ConfigProto* c = tensorflow__config_proto__unpack(NULL, len, data);
+  if (!c) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "malformed ConfigProto");
+    return 0;
   }
-  if (rc < 0) return 0;
   /* Values are kept as given (TensorFlow gives negative inter-op counts a
    * meaning: run in the caller's thread); the session interprets them. */
-  *opts = o;
+  opts->intra_op_threads = c->intra_op_parallelism_threads;
+  opts->inter_op_threads = c->inter_op_parallelism_threads;
+  opts->use_per_session_threads = c->use_per_session_threads != 0;
+  opts->operation_timeout_ms = c->operation_timeout_in_ms;
+  tensorflow__config_proto__free_unpacked(c, NULL);
   return 1;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "minitf/core/protobuf/config.pb-c.h"
 #include "runtime/proto.h"
 #include "runtime/status.h"
 
@@ -28,33 +29,30 @@ int64_t mt_monotonic_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* RunOptions is decoded with the protoc-c codec generated from config.proto. Malformed bytes
+ * are TF_SessionRun's "Unparseable RunOptions proto". */
+static Tensorflow__RunOptions* run_options(const void* data, size_t len, TF_Status* s) {
+  Tensorflow__RunOptions* o = tensorflow__run_options__unpack(NULL, len, data);
+  if (!o) mt_status_setf(s, TF_INVALID_ARGUMENT, "Unparseable RunOptions proto");
+  return o;
+}
+
 int mt_run_options_trace_level(const void* data, size_t len, TF_Status* s) {
   if (!data || len == 0) return 0;
-  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
-  mt_pb_field f;
-  int rc, level = 0;
-  while ((rc = mt_pb_next(&r, &f, "RunOptions", s)) > 0) {
-    if (f.num == 1) {
-      if (!mt_pb_expect(&f, MT_PB_VARINT, "RunOptions", s)) return -1;
-      level = (int)(int64_t)f.v;
-    }
-  }
-  return rc < 0 ? -1 : level;
+  Tensorflow__RunOptions* o = run_options(data, len, s);
+  if (!o) return -1;
+  int level = (int)o->trace_level;
+  tensorflow__run_options__free_unpacked(o, NULL);
+  return level < 0 ? 0 : level;
 }
 
 int64_t mt_run_options_timeout_ms(const void* data, size_t len, TF_Status* s) {
   if (!data || len == 0) return 0;
-  mt_pb_reader r = mt_pb_reader_make(data, len, 0);
-  mt_pb_field f;
-  int rc;
-  int64_t ms = 0;
-  while ((rc = mt_pb_next(&r, &f, "RunOptions", s)) > 0) {
-    if (f.num == 2) {
-      if (!mt_pb_expect(&f, MT_PB_VARINT, "RunOptions", s)) return -1;
-      ms = (int64_t)f.v;
-    }
-  }
-  return rc < 0 ? -1 : ms;
+  Tensorflow__RunOptions* o = run_options(data, len, s);
+  if (!o) return -1;
+  int64_t ms = o->timeout_in_ms;
+  tensorflow__run_options__free_unpacked(o, NULL);
+  return ms;
 }
 
 /* proto3 leaves zero scalars out; so does this writer. */

@@ -619,6 +619,53 @@ static void fuzz_flips(const char* path, int rounds, TF_Status* s) {
   TF_DeleteBuffer(gd);
 }
 
+/* Systematic mutation of a real GraphDef for the hand-written decoder (kept over the
+ * protoc-c codec, bench/graphdef_decode.c): single-bit flips at every bit (strided evenly
+ * over the file when it has more than `budget` bits) and truncations at every byte (strided
+ * likewise). Each import succeeds or fails cleanly with the graph left empty; ASan/UBSan
+ * (make asan-ctest) check that nothing is read out of bounds. */
+static void mutate_systematic(const char* path, size_t budget, TF_Status* s) {
+  TF_Buffer* gd = read_buffer(path);
+  if (!gd) {
+    CHECK(0);
+    return;
+  }
+  size_t n = gd->length, bits = 8 * n;
+  uint8_t* bytes = malloc(n);
+  memcpy(bytes, gd->data, n);
+  size_t bit_step = bits > budget ? bits / budget | 1 : 1;
+  size_t cut_step = n > budget / 4 ? (n / (budget / 4)) | 1 : 1;
+  int clean = 1, nerr = 0, nrun = 0;
+  for (size_t b = 0; b < bits; b += bit_step) {
+    bytes[b / 8] ^= (uint8_t)(1u << (b % 8));
+    TF_Graph* g = TF_NewGraph();
+    TF_Buffer buf = {bytes, n, NULL};
+    TF_GraphImportGraphDef(g, &buf, NULL, s);
+    nrun++;
+    if (TF_GetCode(s) != TF_OK) {
+      nerr++;
+      if (num_ops(g) != 0) clean = 0;
+    }
+    TF_DeleteGraph(g);
+    bytes[b / 8] ^= (uint8_t)(1u << (b % 8));
+  }
+  for (size_t len = 0; len < n; len += cut_step) {
+    TF_Graph* g = TF_NewGraph();
+    TF_Buffer buf = {bytes, len, NULL};
+    TF_GraphImportGraphDef(g, &buf, NULL, s);
+    nrun++;
+    if (TF_GetCode(s) != TF_OK) {
+      nerr++;
+      if (num_ops(g) != 0) clean = 0;
+    }
+    TF_DeleteGraph(g);
+  }
+  CHECK(clean);
+  CHECK(nerr > nrun / 8); /* most mutations of a GraphDef are caught */
+  free(bytes);
+  TF_DeleteBuffer(gd);
+}
+
 static TF_Buffer* export_graph(TF_Graph* g, TF_Status* s) {
   TF_Buffer* b = TF_NewBuffer();
   TF_GraphToGraphDef(g, b, s);
@@ -1139,6 +1186,10 @@ int main(void) {
   test_import_seed(s);
   fuzz_flips("tests/fixtures/seed_examples/graph.pb", 300, s);
   fuzz_flips("tests/fixtures/digits_mlp/graph.pb", 100, s);
+  mutate_systematic("tests/fixtures/seed_examples/graph.pb", 1 << 20, s); /* every bit */
+  mutate_systematic("tests/fixtures/models/tf1_control_flow/graph.pb", 2000, s);
+  mutate_systematic("tests/fixtures/models/tf2_control_flow/graph.pb", 2000, s);
+  mutate_systematic("tests/fixtures/models/keras_cnn/graph.pb", 1000, s);
   test_import_digits(s);
   test_import_order_and_errors(s);
   test_import_options(s);

@@ -341,6 +341,47 @@ TF_CAPI_EXPORT extern void TF_SessionRun(TF_Session* session, const TF_Buffer* r
                                          const TF_Operation* const* target_opers, int ntargets,
                                          TF_Buffer* run_metadata, TF_Status* status);
 
+/* The devices a session runs on: for minitf one, the host CPU
+ * ("/job:localhost/replica:0/task:0/device:CPU:0", type "CPU", TensorFlow's 256 MiB memory
+ * limit, a random non-zero incarnation). The caller frees the list with TF_DeleteDeviceList.
+ * The accessors set TF_INVALID_ARGUMENT "index out of bounds" (returning NULL / -1 / 0) for a
+ * bad index, "list is null!" for a NULL list; returned strings live as long as the list. */
+typedef struct TF_DeviceList TF_DeviceList;
+TF_CAPI_EXPORT extern TF_DeviceList* TF_SessionListDevices(TF_Session* session,
+                                                           TF_Status* status);
+TF_CAPI_EXPORT extern void TF_DeleteDeviceList(TF_DeviceList* list);
+TF_CAPI_EXPORT extern int TF_DeviceListCount(const TF_DeviceList* list);
+TF_CAPI_EXPORT extern const char* TF_DeviceListName(const TF_DeviceList* list, int index,
+                                                    TF_Status* status);
+TF_CAPI_EXPORT extern const char* TF_DeviceListType(const TF_DeviceList* list, int index,
+                                                    TF_Status* status);
+TF_CAPI_EXPORT extern int64_t TF_DeviceListMemoryBytes(const TF_DeviceList* list, int index,
+                                                       TF_Status* status);
+TF_CAPI_EXPORT extern uint64_t TF_DeviceListIncarnation(const TF_DeviceList* list, int index,
+                                                        TF_Status* status);
+
+/* Loads the SavedModel in `export_dir` (TensorFlow's TF1 SavedModel loader): reads
+ * saved_model.pb (else saved_model.pbtxt), picks the MetaGraphDef whose tag set equals `tags` (order and duplicates do
+ * not matter), imports its graph into `graph` (which must be empty), creates a session on it
+ * with `session_options`, restores the variables from <export_dir>/variables/variables with
+ * the saver's restore op (skipped when variables/variables.index does not exist, as in TF),
+ * and runs the init op (signature __saved_model_init_op, collection saved_model_main_op or
+ * legacy_init_op); both runs get `run_options` (may be NULL) and each asset's path
+ * <export_dir>/assets/<file> fed to its tensor. If `meta_graph_def` is not NULL it must be
+ * an empty TF_Buffer and receives the chosen MetaGraphDef, serialized (freed with its
+ * deallocator, e.g. by TF_DeleteBuffer). Returns the session (the caller deletes it with
+ * TF_CloseSession + TF_DeleteSession), or NULL with `status` set and `graph` left empty:
+ * TF_INVALID_ARGUMENT "Graph is non-empty.", TF_NOT_FOUND "Could not find SavedModel .pb or
+ * .pbtxt at supplied export directory path: ..." and "Could not find meta graph def matching
+ * supplied tags: { ... }. ...", TF_DATA_LOSS "Can't parse <file> as binary proto" / "...
+ * as text proto", or the error of an import or of the
+ * restore/init run (e.g. TF_NOT_FOUND naming a variable missing from the checkpoint).
+ * Thread-safe for distinct graphs. */
+TF_CAPI_EXPORT extern TF_Session* TF_LoadSessionFromSavedModel(
+    const TF_SessionOptions* session_options, const TF_Buffer* run_options,
+    const char* export_dir, const char* const* tags, int tags_len, TF_Graph* graph,
+    TF_Buffer* meta_graph_def, TF_Status* status);
+
 /* Partial runs: one execution of the graph spread over several calls, as
  * TensorFlow's DirectSession::PRunSetup / PRun. Setup declares every feed
  * (`inputs`), fetch (`outputs`) and target of the run and returns in
