@@ -48,3 +48,25 @@ from minitf.training import checkpoint_state_pb2 as mcs
 for t, m in [(ts.SaverDef, ms.SaverDef), (tcs.CheckpointState, mcs.CheckpointState),
              (tb.BundleHeaderProto, mb.BundleHeaderProto), (tb.BundleEntryProto, mb.BundleEntryProto)]:
     cmp(t.DESCRIPTOR, m.DESCRIPTOR)
+# MetaGraph / SavedModel messages (object_graph_def and composite_tensor are left out
+# of minitf's schema; cmp prints them as missing)
+from tensorflow.core.protobuf import meta_graph_pb2 as tmg, saved_model_pb2 as tsm
+from tensorflow.core.framework import variable_pb2 as tv
+from minitf.core.protobuf import meta_graph_pb2 as mmg, saved_model_pb2 as msm
+from minitf.core.framework import variable_pb2 as mv
+for t, m in [(tsm.SavedModel, msm.SavedModel), (tmg.MetaGraphDef, mmg.MetaGraphDef),
+             (tmg.CollectionDef, mmg.CollectionDef), (tv.VariableDef, mv.VariableDef)]:
+    cmp(t.DESCRIPTOR, m.DESCRIPTOR)
+# a TF SavedModel with the left-out fields survives a minitf parse/serialize
+sm = tsm.SavedModel(saved_model_schema_version=1)
+mg_ = sm.meta_graphs.add()
+mg_.object_graph_def.nodes.add()
+mg_.signature_def["s"].outputs["z"].composite_tensor.components.add(name="q:0")
+mg_.collection_def["a"].any_list.value.add().Pack(tv.VariableDef(variable_name="v:0"))
+raw = sm.SerializeToString(deterministic=True)
+back = msm.SavedModel.FromString(raw)
+assert back.SerializeToString(deterministic=True) == raw
+unpacked = mv.VariableDef()
+assert back.meta_graphs[0].collection_def["a"].any_list.value[0].Unpack(unpacked)
+assert unpacked.variable_name == "v:0"
+print("meta graph unknown-field round trip and Any.Unpack ok")
