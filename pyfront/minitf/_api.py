@@ -166,3 +166,4 @@ from minitf.ops.control_flow_ops import case  # noqa: F401,E402
 from minitf.ops.functional_ops import foldl, foldr, scan  # noqa: F401,E402
 from minitf.ops.map_fn import map_fn  # noqa: F401,E402
 from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
+from minitf import saved_model  # noqa: F401,E402
