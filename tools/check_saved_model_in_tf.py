@@ -7,7 +7,8 @@ compute what minitf computes (developer tool; minitf's venv writes, TF's venv re
 1. meta: minitf trains tests/fixtures/saved_model's regression (a ref and a resource
    variable, Momentum, global_step) 3 steps and Saver.save writes model.ckpt-3 and its .meta
    (binary, and a text copy through export_meta_graph(as_text=True)); minitf then imports it
-   and trains 3 more steps. TF imports each .meta (tf.train.import_meta_graph), restores,
+   and trains 3 more steps (and saves a TF1 while loop holding a cond, with its
+   while_context collection). TF imports each .meta (tf.train.import_meta_graph), restores,
    takes train_op from the collection and trains 3 steps: losses and variables must match.
 2. saved_model: minitf's SavedModelBuilder saves the MLP (predict signature, an asset
    copied into a local variable by the main_op), binary and as_text, plus simple_save and
@@ -58,6 +59,15 @@ for name in ["model.ckpt-3.meta", "model.ckpt-3.pbtxt"]:
         out[name] = {"losses": losses,
                      "values": {v.name: np.asarray(sess.run(v)).tolist()
                                 for v in tf.global_variables()}}
+# 1b. a TF1 while loop holding a cond: the while_context collection
+tf.disable_control_flow_v2()
+with tf.Graph().as_default():
+    xl, wl, lossl, trainl = g.build_loop_model()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        tf.train.Saver().save(sess, root + "/meta/loop")
+        out["loop"] = {"grad": sess.run(tf.gradients(lossl, wl)[0], {xl: g.RX}).tolist()}
+tf.enable_control_flow_v2()
 # 2. saved models
 vocab = os.path.join(root, "vocab.txt")
 open(vocab, "w").write("apple\n")
@@ -126,6 +136,18 @@ def main():
               trainable == ["w:0", "b:0"])
         bad += not ok
         print("meta", name, "match" if ok else "MISMATCH", losses, want[name]["losses"])
+    tf.disable_control_flow_v2()
+    with tf.Graph().as_default() as graph, tf.Session() as sess:
+        s = tf.train.import_meta_graph(os.path.join(root, "meta", "loop.meta"))
+        s.restore(sess, os.path.join(root, "meta", "loop"))
+        w = tf.trainable_variables()[0]
+        grad = sess.run(tf.gradients(graph.get_tensor_by_name("loss:0"), w)[0],
+                        {"x:0": g.RX})
+        ok = close(grad, want["loop"]["grad"]) and len(tf.get_collection("while_context")) == 1
+        bad += not ok
+        print("meta loop.meta (while_context, gradients after import)",
+              "match" if ok else "MISMATCH")
+    tf.enable_control_flow_v2()
     for name in ["sm_pb", "sm_pbtxt", "sm_strip", "simple"]:
         export_dir = os.path.join(root, name)
         with tf.Graph().as_default(), tf.Session() as sess:

@@ -334,3 +334,78 @@ def test_string_join_and_static_regex_full_match():
         bad = tf.raw_ops.StaticRegexFullMatch(input=tf.constant("a"), pattern="(")
         with pytest.raises(errors.InvalidArgumentError):
             sess.run(bad)
+
+
+# -- TF1 control flow contexts -------------------------------------------------------------
+
+LOOP = EXPECTED["loop"]
+
+
+def _loop_model():
+    """tools/gen_saved_model_fixtures.py's build_loop_model: a v1 while loop (with
+    maximum_iterations) holding a cond."""
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    w = tf.Variable(np.array([[0.5], [-0.25]], np.float32), name="w")
+    h = tf.matmul(x, w)
+
+    def body(i, v):
+        v = tf.cond(tf.equal(i % 2, 0), lambda: tf.tanh(v), lambda: v * v * 0.5)
+        return [i + 1, v * 0.9 + 0.1]
+
+    _, out = tf.while_loop(lambda i, v: i < 3, body, [tf.constant(0), h],
+                           maximum_iterations=5)
+    loss = tf.reduce_mean(tf.square(out - 0.3), name="loss")
+    return w, loss, tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+
+
+def test_tf_loop_meta_graph_differentiates_after_import():
+    """TF's while_context collection becomes minitf WhileContexts again: tf.gradients
+    through the imported loop gives TF's gradient, and training goes on as TF's."""
+    with tf.Graph().as_default() as g, tf.Session() as sess:
+        saver = tf.train.import_meta_graph(os.path.join(FIX, "loop", "loop.meta"))
+        saver.restore(sess, os.path.join(FIX, "loop", "loop"))
+        assert sorted(g.get_all_collection_keys()) == LOOP["collections"]
+        ctx = tf.get_collection("while_context")[0]
+        assert ctx.name == "while/while_context" and ctx.maximum_iterations is not None
+        w = tf.trainable_variables()[0]
+        grad = tf.gradients(g.get_tensor_by_name("loss:0"), w)[0]
+        np.testing.assert_allclose(sess.run(grad, {"x:0": RX}), LOOP["grad"], rtol=1e-6)
+        losses = []
+        for _ in range(2):
+            losses.append(float(sess.run("loss:0", {"x:0": RX})))
+            sess.run(tf.get_collection("train_op")[0], {"x:0": RX})
+        np.testing.assert_allclose(losses, LOOP["losses"], rtol=1e-6)
+        np.testing.assert_allclose(sess.run(w), LOOP["w"], rtol=1e-6)
+
+
+@pytest.fixture
+def v1_control_flow():
+    was_v2 = tf.control_flow_v2_enabled()
+    tf.disable_control_flow_v2()
+    yield
+    if was_v2:
+        tf.enable_control_flow_v2()
+
+
+def test_while_context_def_equals_tf_and_round_trips(tmp_path, v1_control_flow):
+    from minitf.core.protobuf import control_flow_pb2
+    tf_mg = meta_graph.read_meta_graph_file(os.path.join(FIX, "loop", "loop.meta"))
+    want = control_flow_pb2.WhileContextDef.FromString(
+        tf_mg.collection_def["while_context"].bytes_list.value[0])
+    path = str(tmp_path / "loop.meta")
+    with tf.Graph().as_default() as g, tf.Session() as sess:
+        w, loss, _ = _loop_model()
+        mg = tf.train.export_meta_graph(path)
+        got = control_flow_pb2.WhileContextDef.FromString(
+            mg.collection_def["while_context"].bytes_list.value[0])
+        assert got == want
+        sess.run(tf.global_variables_initializer())
+        direct = sess.run(tf.gradients(loss, w)[0], {"x:0": RX})
+    with tf.Graph().as_default() as g, tf.Session() as sess:
+        tf.train.import_meta_graph(path, import_scope="again")
+        ctx = tf.get_collection("while_context")[0]
+        assert ctx.name == "again/while/while_context"
+        w = tf.trainable_variables()[0]
+        sess.run(tf.global_variables_initializer())
+        grad = tf.gradients(g.get_tensor_by_name("again/loss:0"), w)[0]
+        np.testing.assert_allclose(sess.run(grad, {"again/x:0": RX}), direct, rtol=1e-6)

@@ -23,7 +23,7 @@ from google.protobuf import message as _message
 from google.protobuf import text_format
 
 from minitf.core.framework import graph_pb2, op_def_pb2, variable_pb2
-from minitf.core.protobuf import any_pb2, meta_graph_pb2, saver_pb2
+from minitf.core.protobuf import any_pb2, control_flow_pb2, meta_graph_pb2, saver_pb2
 from minitf.framework import errors, importer, ops
 
 _log = logging.getLogger("minitf")
@@ -83,6 +83,29 @@ def _saver_from_proto(saver_def, import_scope=None):
     return saver_lib.Saver.from_proto(saver_def, import_scope=import_scope)
 
 
+def _context_to_proto(ctx, export_scope=None):
+    from minitf.ops import control_flow_context_proto as cfp
+    from minitf.ops import control_flow_v1
+    if isinstance(ctx, control_flow_v1.WhileContext):
+        return cfp.while_to_proto(ctx, export_scope)
+    return cfp.cond_to_proto(ctx, export_scope)
+
+
+def _cond_from_proto(context_def, import_scope=None):
+    from minitf.ops import control_flow_context_proto as cfp
+    return cfp.cond_from_proto(context_def, import_scope)
+
+
+def _while_from_proto(context_def, import_scope=None):
+    from minitf.ops import control_flow_context_proto as cfp
+    return cfp.while_from_proto(context_def, import_scope)
+
+
+register_proto_function(ops.GraphKeys.COND_CONTEXT, proto_type=control_flow_pb2.CondContextDef,
+                        to_proto=_context_to_proto, from_proto=_cond_from_proto)
+register_proto_function(ops.GraphKeys.WHILE_CONTEXT,
+                        proto_type=control_flow_pb2.WhileContextDef,
+                        to_proto=_context_to_proto, from_proto=_while_from_proto)
 for _key in ops.GraphKeys._VARIABLE_COLLECTIONS + [ops.GraphKeys.GLOBAL_STEP]:
     register_proto_function(_key, proto_type=variable_pb2.VariableDef,
                             to_proto=_variable_to_proto, from_proto=_variable_from_proto)
@@ -248,7 +271,12 @@ def _get_kind_name(item):
         return "float_list"
     if isinstance(item, any_pb2.Any):
         return "any_list"
-    return "node_list"
+    if isinstance(item, (ops.Tensor, ops.Operation)) or (
+            hasattr(item, "op") and isinstance(getattr(item, "name", None), str)):
+        return "node_list"
+    # TensorFlow would write item.name and fail to find it on import; minitf skips the
+    # collection (add_collection_def warns) instead of writing a name that is no node.
+    raise TypeError("%s is not a graph element" % type(item).__name__)
 
 
 def _should_include_node(node_or_name, export_scope, exclude_nodes):
