@@ -409,3 +409,36 @@ def test_while_context_def_equals_tf_and_round_trips(tmp_path, v1_control_flow):
         sess.run(tf.global_variables_initializer())
         grad = tf.gradients(g.get_tensor_by_name("again/loss:0"), w)[0]
         np.testing.assert_allclose(sess.run(grad, {"again/x:0": RX}), direct, rtol=1e-6)
+
+
+def test_saver_export_collection_list_clear_devices_and_unbound_inputs(tmp_path):
+    path = str(tmp_path / "m.pbtxt")
+    with tf.Graph().as_default():
+        with tf.device("/cpu:0"):
+            v = tf.Variable(1.0, name="v")
+        tf.add_to_collection("extra", 3)
+        saver = tf.train.Saver()
+        mg = saver.export_meta_graph(path, collection_list=["extra"], as_text=True)
+    assert list(mg.collection_def) == ["extra"]
+    assert mg.saver_def.restore_op_name == "save/restore_all"
+    assert any(n.device for n in mg.graph_def.node)
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(path, clear_devices=True)
+        assert all(op.device == "" for op in g.get_operations())
+        assert tf.get_collection("extra") == [3] and not tf.global_variables()
+    # a scope whose nodes read from outside it records its unbound inputs
+    with tf.Graph().as_default():
+        a = tf.constant(2.0, name="a")
+        with tf.name_scope("inner"):
+            tf.multiply(a, 3.0, name="m")
+        scoped, _ = meta_graph.export_scoped_meta_graph(export_scope="inner")
+    assert list(scoped.collection_def["unbound_inputs"].bytes_list.value) == \
+        [b"$unbound_inputs_a"]
+    with tf.Graph().as_default(), pytest.raises(ValueError, match="Graph contains unbound "
+                                                               "inputs: \\$unbound_inputs_a"):
+        meta_graph.import_scoped_meta_graph(scoped)
+    with tf.Graph().as_default(), tf.Session() as sess:
+        five = tf.constant(5.0)
+        meta_graph.import_scoped_meta_graph(scoped, import_scope="s",
+                                            input_map={"$unbound_inputs_a": five})
+        assert sess.run("s/m:0") == 15.0

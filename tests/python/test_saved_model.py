@@ -346,3 +346,24 @@ def test_cli_saved_model_errors(tmp_path):
     r = _cli("inspect", str(empty))
     assert r.returncode == 2 and "SavedModel file does not exist at: " in r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("how", ["legacy_init_op", "init_op_signature"])
+def test_loader_finds_the_init_op_as_tf(tmp_path, how):
+    """Older SavedModels keep the init op in the legacy_init_op collection, TF2's
+    _SavedModelBuilder in the __saved_model_init_op signature: both run at load, with the
+    assets fed."""
+    d = tmp_path / "m"
+    shutil.copytree(TF_MLP, d)
+    model = saved_model_pb2.SavedModel.FromString((d / "saved_model.pb").read_bytes())
+    mg = model.meta_graphs[0]
+    mg.collection_def[how if how == "legacy_init_op" else "unused"].CopyFrom(
+        mg.collection_def[sm.constants.MAIN_OP_KEY])
+    del mg.collection_def[sm.constants.MAIN_OP_KEY]
+    if how == "init_op_signature":
+        mg.signature_def[sm.constants.INIT_OP_SIGNATURE_KEY].outputs[
+            sm.constants.INIT_OP_SIGNATURE_KEY].name = "main_op"
+    (d / "saved_model.pb").write_bytes(model.SerializeToString())
+    _, out, path = _serve(str(d))
+    assert path == os.path.join(str(d), "assets", "vocab.txt")
+    np.testing.assert_allclose(out["logits"], EXPECTED["mlp_outputs"]["logits"], rtol=1e-6)
