@@ -70,3 +70,7 @@ unpacked = mv.VariableDef()
 assert back.meta_graphs[0].collection_def["a"].any_list.value[0].Unpack(unpacked)
 assert unpacked.variable_name == "v:0"
 print("meta graph unknown-field round trip and Any.Unpack ok")
+from tensorflow.core.protobuf import control_flow_pb2 as tcf
+from minitf.core.protobuf import control_flow_pb2 as mcf
+for t, m in [(tcf.CondContextDef, mcf.CondContextDef), (tcf.WhileContextDef, mcf.WhileContextDef)]:
+    cmp(t.DESCRIPTOR, m.DESCRIPTOR)

@@ -11,6 +11,8 @@ tests/fixtures/saved_model/tf_mlp_pbtxt/  the same graph saved with as_text=True
 tests/fixtures/saved_model/meta/          tf.train.Saver checkpoint model.ckpt-3 and its
     .meta of a small regression trained 3 steps (a ref and a resource variable, Momentum,
     global_step, train_op collection).
+tests/fixtures/saved_model/loop/          a .meta + checkpoint of a TF1 while loop holding a
+    cond (while_context / cond_context collections).
 tests/fixtures/saved_model/expected.json  the outputs TF computes: the MLP's signatures
     on `x`, the meta-graph model's losses and variables for 3 more steps after restoring,
     the signature_def_utils protos TF builds, and TF's error messages for bad input.
@@ -154,6 +156,55 @@ def continue_meta(d):
     return out
 
 
+def build_loop_model():
+    """A TF1 while loop (maximum_iterations) holding a cond, trained by GradientDescent:
+    its .meta carries while_context and cond_context collections."""
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    w = tf.Variable(np.array([[0.5], [-0.25]], np.float32), name="w")
+    h = tf.matmul(x, w)
+
+    def body(i, v):
+        v = tf.cond(tf.equal(i % 2, 0), lambda: tf.tanh(v), lambda: v * v * 0.5)
+        return [i + 1, v * 0.9 + 0.1]
+
+    _, out = tf.while_loop(lambda i, v: i < 3, body, [tf.constant(0), h],
+                           maximum_iterations=5)
+    loss = tf.reduce_mean(tf.square(out - 0.3), name="loss")
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    return x, w, loss, train
+
+
+def save_loop_meta():
+    """tests/fixtures/saved_model/loop/: TF1 control flow in a .meta; after importing it,
+    TF's losses for 2 training steps and the gradient tf.gradients builds anew."""
+    d = os.path.join(ROOT, "loop")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    tf.disable_control_flow_v2()
+    try:
+        with tf.Graph().as_default():
+            x, w, loss, train = build_loop_model()
+            saver = tf.train.Saver()
+            with tf.Session() as sess:
+                sess.run(tf.global_variables_initializer())
+                saver.save(sess, os.path.join(d, "loop"))
+        with tf.Graph().as_default(), tf.Session() as sess:
+            saver = tf.train.import_meta_graph(os.path.join(d, "loop.meta"))
+            saver.restore(sess, os.path.join(d, "loop"))
+            w = tf.trainable_variables()[0]
+            grad = tf.gradients(tf.get_default_graph().get_tensor_by_name("loss:0"), w)[0]
+            feeds = {"x:0": RX}
+            out = {"grad": sess.run(grad, feeds).tolist(), "losses": []}
+            for _ in range(2):
+                out["losses"].append(float(sess.run("loss:0", feeds)))
+                sess.run(tf.get_collection("train_op")[0], feeds)
+            out["w"] = sess.run(w).tolist()
+            out["collections"] = sorted(tf.get_default_graph().get_all_collection_keys())
+    finally:
+        tf.enable_control_flow_v2()
+    return out
+
+
 def sig_utils():
     g = tf.Graph()
     with g.as_default():
@@ -224,9 +275,10 @@ def main():
     outputs, vocab_rel = serve_mlp(mlp)
     d = save_meta()
     cont = continue_meta(d)
+    loop = save_loop_meta()
     sigs, valid = sig_utils()
     payload = {"x": X.tolist(), "mlp_outputs": outputs, "vocab_path": vocab_rel,
-               "rx": RX.tolist(), "ry": RY.tolist(), "meta_continue": cont,
+               "rx": RX.tolist(), "ry": RY.tolist(), "meta_continue": cont, "loop": loop,
                "signature_defs": sigs, "is_valid_signature": valid, "errors": errors_of()}
     tf_fixture.write("saved_model/expected.json", payload)
 

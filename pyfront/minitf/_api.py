@@ -170,3 +170,4 @@ from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
 # --- tf.logging (the "tensorflow" logger) ---
 from minitf.platform import tf_logging as logging  # noqa: F401,E402
 from minitf.platform.tf_logging import get_logger  # noqa: F401,E402
+from minitf import saved_model  # noqa: F401,E402

@@ -6,6 +6,13 @@
     their test accuracy, freezes the MLP and writes its loss curve to build/demo_logs.
 * ``run [GRAPH.pb] --feed NAME=FILE.npy ... --fetch NAME ...`` runs any binary GraphDef (default:
     the embedded MLP, fed its test digits).
+* ``run SAVED_MODEL_DIR --signature serving_default --input x=FILE.npy [--tag_set serve]
+    [--outdir DIR]`` loads a SavedModel's MetaGraph (tags comma-separated), runs one
+    signature and prints each output (and writes ``DIR/<output key>.npy``), like
+    ``saved_model_cli run``.
+* ``inspect SAVED_MODEL_DIR [--tag_set serve]`` prints a SavedModel's tag sets and each
+    signature's inputs and outputs (dtype, shape, tensor name) and method name, like
+    ``saved_model_cli show --all``.
 * ``inspect GRAPH.pb`` lists a GraphDef's ops, its placeholders with dtypes and shapes, and the
     outputs nothing consumes (the likely fetches); ``--dot OUT.dot`` / ``--png OUT.png`` also
     draw it (name scopes as clusters; PNG through the optional ``graphviz`` package).
@@ -159,6 +166,121 @@ def inspect(graph_path, out=None):
                 print("  %s  dtype=%s shape=%s" % (t.name, t.dtype.name, t.shape), file=out)
 
 
+def _tags(tag_set):
+    return [t for t in tag_set.split(",") if t] if tag_set else []
+
+
+def _shape_str(shape_proto):
+    if shape_proto.unknown_rank:
+        return "unknown_rank"
+    return "(%s)" % ", ".join(str(d.size) for d in shape_proto.dim) + (
+        "," if len(shape_proto.dim) == 1 else "")
+
+
+def _print_tensor_info(kind, key, info, out):
+    from minitf.core.framework import types_pb2
+    print("    %s['%s'] tensor_info:" % (kind, key), file=out)
+    print("        dtype: %s" % types_pb2.DataType.Name(info.dtype), file=out)
+    print("        shape: %s" % _shape_str(info.tensor_shape), file=out)
+    if info.WhichOneof("encoding") == "coo_sparse":
+        c = info.coo_sparse
+        print("        values: %s" % c.values_tensor_name, file=out)
+        print("        indices: %s" % c.indices_tensor_name, file=out)
+        print("        dense_shape: %s" % c.dense_shape_tensor_name, file=out)
+    else:
+        print("        name: %s" % info.name, file=out)
+
+
+def inspect_saved_model(export_dir, tag_set=None, out=None):
+    """Prints the tag sets of a SavedModel and, for each MetaGraph (or the one tagged
+    tag_set), every signature's inputs and outputs with dtypes, shapes and tensor names,
+    and its method name."""
+    out = out or sys.stdout
+    from minitf.saved_model import loader
+    saved_model = loader.parse_saved_model(export_dir)
+    print("The given SavedModel contains the following tag-sets:", file=out)
+    for mg in saved_model.meta_graphs:
+        print(", ".join("'%s'" % t for t in mg.meta_info_def.tags), file=out)
+    graphs = saved_model.meta_graphs
+    if tag_set:
+        graphs = [loader.SavedModelLoader(export_dir).get_meta_graph_def_from_tags(
+            _tags(tag_set))]
+    for mg in graphs:
+        print("", file=out)
+        print("MetaGraphDef with tag-set: '%s' contains the following SignatureDefs:"
+              % ", ".join(mg.meta_info_def.tags), file=out)
+        for key in sorted(mg.signature_def):
+            sig = mg.signature_def[key]
+            print("", file=out)
+            print("signature_def['%s']:" % key, file=out)
+            print("  The given SavedModel SignatureDef contains the following input(s):",
+                  file=out)
+            for k in sorted(sig.inputs):
+                _print_tensor_info("inputs", k, sig.inputs[k], out)
+            print("  The given SavedModel SignatureDef contains the following output(s):",
+                  file=out)
+            for k in sorted(sig.outputs):
+                _print_tensor_info("outputs", k, sig.outputs[k], out)
+            print("  Method name is: %s" % sig.method_name, file=out)
+
+
+def _parse_inputs(specs):
+    """{input key: ndarray} from "key=FILE.npy" items (and "a=F;b=G" lists)."""
+    feeds = {}
+    for spec in specs:
+        for item in [x for x in spec.split(";") if x]:
+            key, sep, path = item.partition("=")
+            if not sep or not key:
+                raise ValueError("--input wants KEY=FILE.npy, got %r" % item)
+            feeds[key] = np.load(path)
+    return feeds
+
+
+def run_saved_model(export_dir, signature, inputs, tag_set="serve", outdir=None, out=None):
+    """Loads the MetaGraph tagged tag_set, runs `signature` fed {input key: ndarray};
+    prints each output and returns {output key: ndarray}.
+
+    Raises ValueError naming the available signatures (or inputs) for a key the MetaGraph
+    lacks, and the loader's errors (OSError, RuntimeError) for a bad directory or tags.
+    """
+    out = out or sys.stdout
+    tf = _tf()
+    with tf.Graph().as_default() as g, tf.Session(graph=g) as sess:
+        mg = tf.saved_model.loader.load(sess, _tags(tag_set), export_dir)
+        if signature not in mg.signature_def:
+            raise ValueError("signature %r not found in the MetaGraph with tags %r; it has: %s"
+                             % (signature, tag_set, ", ".join(sorted(mg.signature_def)) or
+                                "no signatures"))
+        sig = mg.signature_def[signature]
+        unknown = sorted(set(inputs) - set(sig.inputs))
+        if unknown:
+            raise ValueError("signature %r has no input %s; its inputs are: %s"
+                             % (signature, ", ".join(repr(k) for k in unknown),
+                                ", ".join(sorted(sig.inputs))))
+        feed = {}
+        for key, value in inputs.items():
+            info = sig.inputs[key]
+            if info.WhichOneof("encoding") != "name":
+                raise ValueError("input %r is not a dense tensor" % key)
+            feed[info.name] = value
+        keys = sorted(sig.outputs)
+        fetches = [tf.saved_model.utils.get_tensor_from_tensor_info(sig.outputs[k])
+                   for k in keys]
+        values = sess.run(fetches, feed_dict=feed)
+    result = dict(zip(keys, values))
+    np.set_printoptions(threshold=20, edgeitems=3)
+    for key in keys:
+        value = result[key]
+        print("Result for output key %s:" % key, file=out)
+        print(value, file=out)
+        if outdir:
+            os.makedirs(outdir, exist_ok=True)
+            path = os.path.join(outdir, key + ".npy")
+            np.save(path, np.asarray(value))
+            print("Output %s is saved to %s" % (key, path), file=out)
+    return result
+
+
 def draw(graph_path, dot_path=None, png_path=None):
     """Writes DOT text and/or a PNG of a GraphDef: name scopes as clusters,
     op types, dtypes and static shapes on the edges. Returns the exit
@@ -192,19 +314,29 @@ def main(argv=None):
                                           "the digits MLP and CNN from scratch")
     p_demo.add_argument("--no-train", action="store_true", help="skip the training part")
     p_demo.add_argument("--steps", type=int, default=600, help="training steps per model")
-    p_run = sub.add_parser("run", help="run a GraphDef")
-    p_run.add_argument("graph", nargs="?", help="binary GraphDef (default: embedded MLP)")
+    p_run = sub.add_parser("run", help="run a GraphDef, or a SavedModel's signature")
+    p_run.add_argument("graph", nargs="?",
+                       help="binary GraphDef (default: embedded MLP) or SavedModel directory")
     p_run.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy")
     p_run.add_argument("--fetch", action="append", default=[], metavar="NAME")
-    p_ins = sub.add_parser("inspect", help="list a GraphDef's ops, inputs and outputs")
+    p_run.add_argument("--signature", "--signature_def", default="serving_default",
+                       help="SavedModel: the signature to run (default serving_default)")
+    p_run.add_argument("--input", "--inputs", action="append", default=[], dest="input",
+                       metavar="KEY=FILE.npy", help="SavedModel: a signature input")
+    p_run.add_argument("--tag_set", default="serve",
+                       help="SavedModel: the MetaGraph's tags, comma-separated (serve)")
+    p_run.add_argument("--outdir", help="SavedModel: write each output to OUTDIR/<key>.npy")
+    p_ins = sub.add_parser("inspect", help="list a GraphDef's ops, inputs and outputs, or a "
+                                           "SavedModel's tag sets and signatures")
     p_ins.add_argument("graph", nargs="?", default=DEFAULT_GRAPH)
+    p_ins.add_argument("--tag_set", help="SavedModel: show only this MetaGraph")
     p_ins.add_argument("--dot", metavar="OUT.dot", help="write the graph as Graphviz DOT text")
     p_ins.add_argument("--png", metavar="OUT.png",
                        help="draw the graph as PNG (needs the graphviz package and dot)")
     args = parser.parse_args(argv)
     try:
         return _dispatch(args)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RuntimeError) as e:
         # a user's mistake (missing file, bad feed name or shape): one line, not a traceback
         print("minitf %s: error: %s" % (args.cmd, e), file=sys.stderr)
         return 2
@@ -224,6 +356,13 @@ def _dispatch(args):
         if "trained" in result:
             ok = ok and result["trained"]["MLP"] >= 0.97
         return 0 if ok else 1
+    if args.graph is not None and os.path.isdir(args.graph):
+        if args.cmd == "inspect":
+            inspect_saved_model(args.graph, args.tag_set)
+            return 0
+        run_saved_model(args.graph, args.signature, _parse_inputs(args.input), args.tag_set,
+                        args.outdir)
+        return 0
     if args.cmd == "inspect":
         inspect(args.graph)
         return draw(args.graph, args.dot, args.png)

@@ -208,17 +208,19 @@ static void stack_push_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_pu
 static void stack_pop_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_pop_v2_kernel); }
 static void stack_close_kernel(mt_kernel_ctx* ctx) { with_ref_stack(ctx, stack_close_v2_kernel); }
 
-static void stack_v2_shape(mt_shape_ctx* ctx) {
-  if (mt_shape_with_rank(ctx, 0, 0)) ctx->out[0] = mt_shape_scalar();
-}
-
-static void push_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[1]; }
-
-/* A legacy handle is a string pair, as TensorFlow's TwoElementOutput. */
+/* A handle's static shape is [2], as TensorFlow's TwoElementOutput says for both the
+ * legacy string pair and the StackV2 resource (whose runtime value is a scalar): a
+ * GraphDef's _output_shapes must agree with TensorFlow's inference to import there. */
 static void stack_shape(mt_shape_ctx* ctx) {
   const int64_t two = 2;
   ctx->out[0] = mt_shape_make(&two, 1);
 }
+
+static void stack_v2_shape(mt_shape_ctx* ctx) {
+  if (mt_shape_with_rank(ctx, 0, 0)) stack_shape(ctx);
+}
+
+static void push_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[1]; }
 
 static const mt_op_spec stack_specs[] = {
     {.name = "StackV2", .inputs = "max_size: int32", .outputs = "handle: resource",

@@ -14,10 +14,57 @@ TensorFlow does: a read inside `control_dependencies([v.assign(...)])` sees the 
 The variable's value lives in the Session (C resource manager) and survives
 across runs until the session is closed.
 """
-from minitf.core.framework import attr_value_pb2
+from minitf.core.framework import attr_value_pb2, variable_pb2
 from minitf.framework import dtypes, op_def_library, ops, tensor_shape
 from minitf.framework.op_def_library import apply_op, outputs_of
 from minitf.ops import control_flow_ops
+
+
+def _prepend_scope(name, import_scope):
+    return "%s/%s" % (import_scope.rstrip("/"), name) if import_scope else name
+
+
+def _strip_scope(name, export_scope):
+    if export_scope and name.startswith(export_scope.rstrip("/") + "/"):
+        return name[len(export_scope.rstrip("/")) + 1:]
+    return name
+
+
+class _ImportedSliceInfo:
+    """Where an imported variable sits in its partitioned variable (a SaveSliceInfoDef read
+    from a meta graph): TensorFlow's Variable.SaveSliceInfo attributes."""
+
+    def __init__(self, full_name, full_shape, var_offset, var_shape):
+        self.full_name = full_name
+        self.full_shape = list(full_shape)
+        self.var_offset = list(var_offset)
+        self.var_shape = list(var_shape)
+
+    @property
+    def spec(self):
+        """"<full shape> <offset>,<length>:..." as RestoreV2's shape_and_slices."""
+        full = " ".join(str(d) for d in self.full_shape)
+        sl = ":".join("%d,%d" % (o, n) for o, n in zip(self.var_offset, self.var_shape))
+        return "%s %s" % (full, sl)
+
+
+def _slice_info_from_proto(variable_def, import_scope):
+    if not variable_def.HasField("save_slice_info_def"):
+        return None
+    s = variable_def.save_slice_info_def
+    return _ImportedSliceInfo(_prepend_scope(s.full_name, import_scope), s.full_shape,
+                              s.var_offset, s.var_shape)
+
+
+def _slice_info_to_proto(var, variable_def, export_scope):
+    info = getattr(var, "_save_slice_info", None)
+    if info is None:
+        return
+    s = variable_def.save_slice_info_def
+    s.full_name = _strip_scope(info.full_name, export_scope)
+    s.full_shape.extend(info.full_shape)
+    s.var_offset.extend(info.var_offset)
+    s.var_shape.extend(info.var_shape)
 
 
 def _registered(op_type):
@@ -53,6 +100,11 @@ class ResourceVariable:
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  expected_shape=None, import_scope=None, constraint=None, use_resource=None,
                  synchronization=None, aggregation=None, shape=None):
+        if variable_def is not None:
+            if initial_value is not None:
+                raise ValueError("variable_def and initial_value are mutually exclusive.")
+            self._init_from_proto(variable_def, import_scope)
+            return
         if initial_value is None:
             raise ValueError("The `initial_value` arg (None) must be specified.")
         if constraint is not None and not callable(constraint):
@@ -112,6 +164,58 @@ class ResourceVariable:
         self._name = self._handle.name
         for c in collections:
             self._graph.add_to_collection(c, self)
+
+    def _init_from_proto(self, variable_def, import_scope=None):
+        """Rebinds the nodes a VariableDef names (a meta graph import): the VarHandleOp, its
+        initializer, initial value and snapshot read, all already in the default graph."""
+        g = ops.get_default_graph()
+        name = lambda n: _prepend_scope(n, import_scope)  # noqa: E731
+        self._handle = g.as_graph_element(name(variable_def.variable_name))
+        self._graph = self._handle.graph
+        self._dtype = dtypes.as_dtype(self._handle.op.get_attr("dtype"))
+        self._shape = tensor_shape.TensorShape(self._handle.op.get_attr("shape"))
+        self._initializer_op = g.as_graph_element(name(variable_def.initializer_name))
+        self._initial_value = (g.as_graph_element(name(variable_def.initial_value_name))
+                               if variable_def.initial_value_name else None)
+        if variable_def.snapshot_name:
+            self._graph_element = g.as_graph_element(name(variable_def.snapshot_name))
+        else:
+            self._graph_element = None
+        try:
+            self._is_initialized_op = g.as_graph_element(
+                self._handle.op.name + "/IsInitialized/VarIsInitializedOp:0")
+        except (KeyError, ValueError):
+            self._is_initialized_op = None
+        self._cached_value = None
+        self._constraint = None
+        self._trainable = variable_def.trainable
+        self._synchronization = variable_def.synchronization
+        self._aggregation = variable_def.aggregation
+        self._save_slice_info = _slice_info_from_proto(variable_def, import_scope)
+        self._name = self._handle.name
+
+    def to_proto(self, export_scope=None):
+        """This variable as a VariableDef (names relative to export_scope), or None when it
+        is outside export_scope (TensorFlow's ResourceVariable.to_proto)."""
+        if export_scope is not None and not self._handle.name.startswith(export_scope):
+            return None
+        d = variable_pb2.VariableDef()
+        d.variable_name = _strip_scope(self._handle.name, export_scope)
+        if self._initial_value is not None:
+            d.initial_value_name = _strip_scope(self._initial_value.name, export_scope)
+        d.initializer_name = _strip_scope(self._initializer_op.name, export_scope)
+        if self._graph_element is not None:
+            d.snapshot_name = _strip_scope(self._graph_element.name, export_scope)
+        d.is_resource = True
+        d.trainable = self._trainable
+        d.synchronization = getattr(self, "_synchronization", 0)
+        d.aggregation = getattr(self, "_aggregation", 0)
+        _slice_info_to_proto(self, d, export_scope)
+        return d
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        return ResourceVariable(variable_def=variable_def, import_scope=import_scope)
 
     def _read_variable_op(self, name=None):
         value = outputs_of(apply_op("ReadVariableOp", resource=self._handle, dtype=self._dtype,
@@ -343,6 +447,10 @@ class _VariableMeta(type):
     isinstance(v, tf.Variable) holds for both (TensorFlow's VariableMetaclass)."""
 
     def __call__(cls, *args, **kwargs):
+        variable_def = kwargs.get("variable_def")
+        if variable_def is not None:
+            return (ResourceVariable if variable_def.is_resource else RefVariable)(
+                *args, **kwargs)
         if kwargs.get("use_resource") is False:
             return RefVariable(*args, **kwargs)
         return ResourceVariable(*args, **kwargs)
@@ -357,6 +465,13 @@ class _VariableMeta(type):
 class Variable(metaclass=_VariableMeta):
     """tf.compat.v1.Variable: see ResourceVariable (the default) and RefVariable
     (use_resource=False) for the arguments."""
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        """The variable a VariableDef describes, over nodes already in the default graph:
+        a ResourceVariable when is_resource, else a RefVariable."""
+        cls = ResourceVariable if variable_def.is_resource else RefVariable
+        return cls(variable_def=variable_def, import_scope=import_scope)
 
 
 
@@ -383,6 +498,11 @@ class RefVariable:
                  caching_device=None, name=None, variable_def=None, dtype=None,
                  expected_shape=None, import_scope=None, constraint=None, use_resource=None,
                  synchronization=None, aggregation=None, shape=None):
+        if variable_def is not None:
+            if initial_value is not None:
+                raise ValueError("variable_def and initial_value are mutually exclusive.")
+            self._init_from_proto(variable_def, import_scope)
+            return
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         init_from_fn = callable(initial_value)
@@ -422,6 +542,44 @@ class RefVariable:
         self._constraint = constraint
         for c in collections:
             self._graph.add_to_collection(c, self)
+
+    def _init_from_proto(self, variable_def, import_scope=None):
+        """Rebinds the nodes a VariableDef names (a meta graph import): the VariableV2, its
+        Assign initializer, initial value and `read` snapshot."""
+        g = ops.get_default_graph()
+        name = lambda n: _prepend_scope(n, import_scope)  # noqa: E731
+        self._variable = g.as_graph_element(name(variable_def.variable_name))
+        self._graph = self._variable.graph
+        self._initializer_op = g.as_graph_element(name(variable_def.initializer_name))
+        self._initial_value = (g.as_graph_element(name(variable_def.initial_value_name))
+                               if variable_def.initial_value_name else None)
+        self._snapshot = g.as_graph_element(name(variable_def.snapshot_name))
+        self._trainable = variable_def.trainable
+        self._constraint = None
+        self._synchronization = variable_def.synchronization
+        self._aggregation = variable_def.aggregation
+        self._save_slice_info = _slice_info_from_proto(variable_def, import_scope)
+
+    def to_proto(self, export_scope=None):
+        """This variable as a VariableDef (names relative to export_scope), or None when it
+        is outside export_scope (TensorFlow's RefVariable.to_proto)."""
+        if export_scope is not None and not self._variable.name.startswith(export_scope):
+            return None
+        d = variable_pb2.VariableDef()
+        d.variable_name = _strip_scope(self._variable.name, export_scope)
+        if self._initial_value is not None:
+            d.initial_value_name = _strip_scope(self._initial_value.name, export_scope)
+        d.initializer_name = _strip_scope(self._initializer_op.name, export_scope)
+        d.snapshot_name = _strip_scope(self._snapshot.name, export_scope)
+        d.trainable = self._trainable
+        d.synchronization = getattr(self, "_synchronization", 0)
+        d.aggregation = getattr(self, "_aggregation", 0)
+        _slice_info_to_proto(self, d, export_scope)
+        return d
+
+    @staticmethod
+    def from_proto(variable_def, import_scope=None):
+        return RefVariable(variable_def=variable_def, import_scope=import_scope)
 
     def _make_variable(self, validate_shape, scope):
         shape = self._initial_value.shape if validate_shape else tensor_shape.unknown_shape()

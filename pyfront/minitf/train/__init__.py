@@ -72,7 +72,7 @@ from minitf.training.training_util import (  # noqa: F401,E402
     create_global_step, get_global_step, get_or_create_global_step, global_step)
 
 # --- checkpoints: Saver, the state file, reading checkpoints by name ---
-from minitf.training.saver import Saver  # noqa: F401,E402
+from minitf.training.saver import Saver, export_meta_graph, import_meta_graph  # noqa: F401,E402,E501
 from minitf.training.checkpoint_management import (  # noqa: F401,E402
     checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
     get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)

@@ -463,12 +463,6 @@ class Saver:
         return None if self._is_empty else model_checkpoint_path
 
     def _maybe_export_meta_graph(self, sess, filename, strip_default_attrs, save_debug_info):
-        # Meta graphs (tf.train.export_meta_graph) are another part of minitf; until that
-        # module exists, save() writes no .meta file.
-        try:
-            from minitf.framework import meta_graph  # noqa: F401
-        except ImportError:
-            return
         with sess.graph.as_default():
             self.export_meta_graph(filename, strip_default_attrs=strip_default_attrs,
                                    save_debug_info=save_debug_info)
@@ -476,15 +470,14 @@ class Saver:
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
                           export_scope=None, clear_devices=False, clear_extraneous_savers=False,
                           strip_default_attrs=False, save_debug_info=False):
-        """Writes the graph with this Saver's SaverDef as a MetaGraphDef (needs
-        minitf.framework.meta_graph)."""
-        from minitf.framework import meta_graph
-        return meta_graph.export_scoped_meta_graph(
-            filename=filename, graph_def=ops.get_default_graph().as_graph_def(),
+        """Writes the default graph with this Saver's SaverDef as a MetaGraphDef to
+        `filename` (when given) and returns it (see tf.train.export_meta_graph)."""
+        return export_meta_graph(
+            filename=filename, graph_def=ops.get_default_graph().as_graph_def(add_shapes=True),
             saver_def=self.saver_def, collection_list=collection_list, as_text=as_text,
             export_scope=export_scope, clear_devices=clear_devices,
             clear_extraneous_savers=clear_extraneous_savers,
-            strip_default_attrs=strip_default_attrs)[0]
+            strip_default_attrs=strip_default_attrs, save_debug_info=save_debug_info)
 
     def restore(self, sess, save_path):
         """Restores the variables from the checkpoint prefix `save_path` by running the
@@ -519,4 +512,84 @@ class Saver:
                 err, "a mismatch between the current graph and the graph") from None
 
 
-__all__ = ["Saver", "BaseSaverBuilder", "BulkSaverBuilder"]
+def export_meta_graph(filename=None, meta_info_def=None, graph_def=None, saver_def=None,
+                      collection_list=None, as_text=False, graph=None, export_scope=None,
+                      clear_devices=False, clear_extraneous_savers=False,
+                      strip_default_attrs=False, save_debug_info=False, **kwargs):
+    """tf.compat.v1.train.export_meta_graph: the MetaGraphDef of `graph` (default graph),
+    written to `filename` when given.
+
+    Args:
+      filename: file to write (binary, or protobuf text with as_text).
+      meta_info_def: a MetaInfoDef to start from (tags, meta_graph_version, ...).
+      graph_def: the GraphDef to store (default: the graph's, with "_output_shapes").
+      saver_def: the SaverDef to store (Saver.export_meta_graph passes its own).
+      collection_list: collection keys to store (default: all).
+      export_scope: keep only nodes under this name scope, names made relative to it.
+      clear_devices: drop the nodes' device fields.
+      clear_extraneous_savers: drop the nodes of Savers other than saver_def's.
+      strip_default_attrs: drop attrs equal to their OpDef default.
+    Returns the MetaGraphDef. Collections whose items cannot be serialized are skipped with a
+    warning, as in TensorFlow.
+    """
+    from minitf.framework import meta_graph
+    if save_debug_info:
+        import logging
+        logging.getLogger("minitf").warning("save_debug_info: minitf records no debug info")
+    return meta_graph.export_scoped_meta_graph(
+        filename=filename, meta_info_def=meta_info_def, graph_def=graph_def,
+        saver_def=saver_def, collection_list=collection_list, as_text=as_text, graph=graph,
+        export_scope=export_scope, clear_devices=clear_devices,
+        clear_extraneous_savers=clear_extraneous_savers,
+        strip_default_attrs=strip_default_attrs, **kwargs)[0]
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None, **kwargs):
+    """tf.compat.v1.train.import_meta_graph: imports a MetaGraphDef (or a `.meta` file,
+    binary or text) into the default graph with its collections, and returns a Saver over
+    its saver_def (a new Saver of its variables when it has none; None when it has no
+    variables either).
+
+    Args:
+      meta_graph_or_file: a MetaGraphDef or a file name.
+      clear_devices: ignore the nodes' device fields.
+      import_scope: name scope prepended to every imported name.
+      kwargs: return_elements, input_map (import_graph_def's) and Saver arguments.
+    Raises OSError "File does not exist. Received: <file>." for a missing file,
+    InvalidArgumentError for a file that is not a MetaGraphDef, NotFoundError for an op
+    type minitf lacks or a collection naming a missing node.
+    """
+    return _import_meta_graph_with_return_elements(meta_graph_or_file, clear_devices,
+                                                   import_scope, **kwargs)[0]
+
+
+def _import_meta_graph_with_return_elements(meta_graph_or_file, clear_devices=False,
+                                            import_scope=None, return_elements=None,
+                                            input_map=None, **kwargs):
+    from minitf.framework import meta_graph
+    if isinstance(meta_graph_or_file, (str, bytes, os.PathLike)):
+        mg = meta_graph.read_meta_graph_file(meta_graph_or_file)
+    else:
+        mg = meta_graph_or_file
+    _, returned = meta_graph.import_scoped_meta_graph_with_return_elements(
+        mg, clear_devices=clear_devices, import_scope=import_scope,
+        return_elements=return_elements, input_map=input_map)
+    saver = _create_saver_from_imported_meta_graph(mg, import_scope, **kwargs)
+    return saver, returned
+
+
+def _create_saver_from_imported_meta_graph(meta_graph_def, import_scope, **saver_kwargs):
+    if meta_graph_def.HasField("saver_def"):
+        saver_def = saver_pb2.SaverDef()
+        saver_def.CopyFrom(meta_graph_def.saver_def)  # the Saver prefixes its names in place
+        return Saver(saver_def=saver_def, name=import_scope, **saver_kwargs)
+    if _all_saveable_objects():
+        return Saver(**saver_kwargs)
+    import logging
+    logging.getLogger("minitf").info(
+        "Saver not created because there are no variables in the graph to restore")
+    return None
+
+
+__all__ = ["Saver", "BaseSaverBuilder", "BulkSaverBuilder", "export_meta_graph",
+           "import_meta_graph"]

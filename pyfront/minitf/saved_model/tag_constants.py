@@ -1,0 +1,6 @@
+"""tf.compat.v1.saved_model.tag_constants: the standard MetaGraph tags."""
+SERVING = "serve"
+TRAINING = "train"
+EVAL = "eval"
+GPU = "gpu"
+TPU = "tpu"
