@@ -493,7 +493,11 @@ int mt_table_open(const uint8_t* file_in, size_t n, mt_table* t, TF_Status* s) {
   index.key_limit = d.key_limit = 256 * n + ((size_t)1 << 24);
   const uint8_t* contents;
   size_t clen;
-  int ok = read_block(t, file, n, index_off, index_size, &contents, &clen, s) &&
+  /* The metaindex block is empty in every file TensorFlow writes and it
+   * reads nothing from it, but its checksum is still checked: a flipped bit
+   * anywhere in a block is data loss. */
+  int ok = read_block(t, file, n, meta_off, meta_size, &contents, &clen, s) &&
+           read_block(t, file, n, index_off, index_size, &contents, &clen, s) &&
            decode_block(contents, clen, &index, s) &&
            read_data_blocks(t, file, n, &index, &d, s);
   decoded_free(&index);
