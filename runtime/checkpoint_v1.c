@@ -920,8 +920,7 @@ static int load_file(mt_v1_reader* r, int i, TF_Status* s) {
   size_t len = 0;
   uint8_t* bytes = read_whole(f->path, &len, s);
   int read = bytes != NULL;
-  int ok = read && mt_table_open(bytes, len, &f->table, s);
-  free(bytes);
+  int ok = read && mt_table_open_owned(bytes, len, &f->table, s); /* takes bytes */
   if (!ok) {
     /* TensorFlow's words around the cause (its Status::ToString). */
     static const char* codes[] = {"OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT",
