@@ -74,7 +74,8 @@ static int save_check_inputs(mt_kernel_ctx* ctx, int fixed, int* n_out) {
   const TF_Tensor* filename = ctx->inputs[0];
   if (mt_tensor_nelems(filename) != 1) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Input 0 (filename) must be a string scalar; got a tensor of %lld elements",
+                   "Input 0 (filename) must be a string scalar; got a tensor of %lld"
+                   "elements", /* sic: TensorFlow has no space */
                    (long long)mt_tensor_nelems(filename));
     return 0;
   }
