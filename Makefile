@@ -102,7 +102,9 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py \
 	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py \
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
-	  tests/python/test_checkpoint_v2.py tests/python/test_meta_graph.py tests/python/test_saved_model.py
+	  tests/python/test_checkpoint_v2.py tests/python/test_meta_graph.py tests/python/test_saved_model.py \
+	  tests/python/test_checkpoint_v1.py tests/python/test_checkpoint_corruption.py \
+	  tests/python/test_checkpoint_v1_malformed.py
 
 # GraphDef decoding, hand-written vs protoc-c (figures only; bench/graphdef_decode.c). The
 # runtime is compiled in statically: the decoders are hidden inside libc_api.so.

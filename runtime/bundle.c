@@ -960,8 +960,9 @@ static TF_Tensor* entry_value(mt_bundle_reader* r, const char* name, const mt_bu
   if (ok && mt_crc32c_unmask(e->crc32c) != crc) {
     mt_status_setf(s, TF_DATA_LOSS,
                    "TensorBundle at %s shard %d (%lld bytes): Checksum does not match: stored "
-                   "%08u vs. calculated on the restored bytes %u",
-                   r->prefix, e->shard_id, (long long)e->size, mt_crc32c_unmask(e->crc32c), crc);
+                   "%08u vs. calculated on the restored bytes %u (%s)",
+                   r->prefix, e->shard_id, (long long)e->size, mt_crc32c_unmask(e->crc32c), crc,
+                   path);
     ok = 0;
   }
   if (!ok) {

@@ -465,35 +465,49 @@ static int read_data_blocks(mt_table* t, const uint8_t* file, size_t n, const de
 }
 
 int mt_table_open(const uint8_t* file_in, size_t n, mt_table* t, TF_Status* s) {
+  /* Values point into a private copy of the file, owned by the table. */
+  uint8_t* file = malloc(n ? n : 1);
+  if (!file) {
+    memset(t, 0, sizeof(*t));
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "Out of memory reading a table");
+    return 0;
+  }
+  memcpy(file, file_in, n);
+  return mt_table_open_owned(file, n, t, s);
+}
+
+int mt_table_open_owned(uint8_t* file, size_t n, mt_table* t, TF_Status* s) {
   memset(t, 0, sizeof(*t));
+  if (!add_chunk(t, file, s)) return 0; /* it frees file */
+  const uint8_t* file_in = file;
   if (n < MT_TABLE_FOOTER_LEN) {
     mt_status_setf(s, TF_DATA_LOSS, "file is too short to be an sstable");
+    mt_table_free(t);
     return 0;
   }
   const uint8_t* foot = file_in + n - MT_TABLE_FOOTER_LEN;
   uint64_t magic = get_fixed32(foot + 40) | ((uint64_t)get_fixed32(foot + 44) << 32);
   if (magic != MT_TABLE_MAGIC) {
     mt_status_setf(s, TF_DATA_LOSS, "not an sstable (bad magic number)");
+    mt_table_free(t);
     return 0;
   }
   uint64_t meta_off, meta_size, index_off, index_size;
   const uint8_t* hp = foot;
   if (!decode_handle(&hp, foot + 40, &meta_off, &meta_size, s) ||
-      !decode_handle(&hp, foot + 40, &index_off, &index_size, s))
-    return 0;
-  /* Values point into a private copy of the file, owned by the table. */
-  uint8_t* file = malloc(n);
-  if (!file) {
-    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "Out of memory reading a table");
+      !decode_handle(&hp, foot + 40, &index_off, &index_size, s)) {
+    mt_table_free(t);
     return 0;
   }
-  memcpy(file, file_in, n);
-  if (!add_chunk(t, file, s)) return 0;
   decoded index = {0}, d = {0};
   index.key_limit = d.key_limit = 256 * n + ((size_t)1 << 24);
   const uint8_t* contents;
   size_t clen;
-  int ok = read_block(t, file, n, index_off, index_size, &contents, &clen, s) &&
+  /* The metaindex block is empty in every file TensorFlow writes and it
+   * reads nothing from it, but its checksum is still checked: a flipped bit
+   * anywhere in a block is data loss. */
+  int ok = read_block(t, file, n, meta_off, meta_size, &contents, &clen, s) &&
+           read_block(t, file, n, index_off, index_size, &contents, &clen, s) &&
            decode_block(contents, clen, &index, s) &&
            read_data_blocks(t, file, n, &index, &d, s);
   decoded_free(&index);

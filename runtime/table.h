@@ -86,6 +86,10 @@ typedef struct mt_table {
  * message is TensorFlow's, e.g. "block checksum mismatch"; callers add the
  * file name) and leaves *t empty. */
 int mt_table_open(const uint8_t* file, size_t n, mt_table* t, TF_Status* s);
+/* Same, taking over `file` (a malloc'd buffer, freed with the table or on
+ * error) instead of copying it: for tables that hold tensor data (V1
+ * checkpoints). */
+int mt_table_open_owned(uint8_t* file, size_t n, mt_table* t, TF_Status* s);
 void mt_table_free(mt_table* t);
 /* Index of the first entry with key >= `key`, or t->n. */
 int64_t mt_table_seek(const mt_table* t, const void* key, size_t klen);

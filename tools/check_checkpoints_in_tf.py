@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Checks that V2 checkpoints written by minitf load in real TensorFlow.
+"""Checks that V2 and V1 checkpoints written by minitf load in real TensorFlow.
 
 Developer tool, two steps (TensorFlow is never a test dependency):
 
   <minitf venv>/bin/python tools/check_checkpoints_in_tf.py --write DIR
       minitf's SaveV2 / MergeV2Checkpoints write DIR/plain (every dtype, scalars, empty,
       a 1e6-element tensor, strings), DIR/sliced (a [10, 4] tensor saved as 3 slices) and
-      DIR/merged (two parts merged), and DIR/expected.npz with the values.
+      DIR/merged (two parts merged), the V1 files of Save / SaveSlices (DIR/v1_plain with
+      every dtype V1 saves, DIR/v1_sliced, DIR/v1_shard-0000i-of-00002) and of
+      tf.train.Saver(write_version=V1) (DIR/v1_saver/model-5, sharded over two devices in
+      DIR/v1_saver_sharded), and DIR/expected.npz with the values.
   /opt/tfvenv/bin/python tools/check_checkpoints_in_tf.py DIR
-      TensorFlow reads every tensor back (tf.train.load_checkpoint, and RestoreV2 with
-      slice specs) and compares bit for bit. Exit status 0 when all match.
+      TensorFlow reads every tensor back (tf.train.load_checkpoint, RestoreV2 with slice
+      specs, Restore / RestoreSlice for V1, a V1 Saver.restore into TF's variables) and
+      compares bit for bit. Exit status 0 when all match.
 """
 import argparse
 import os
@@ -63,9 +67,87 @@ def write(out):
                                 tensors=[tf.constant(vals["str"])]))
         sess.run(raw_ops.MergeV2Checkpoints(checkpoint_prefixes=parts,
                                             destination_prefix=os.path.join(out, "merged")))
+    write_v1(out, vals, emb)
     np.savez(os.path.join(out, "expected.npz"), emb=emb, **{k.replace("/", "__"): v
                                                            for k, v in vals.items()})
     print("wrote", out)
+
+
+V1_KEYS = ["f32", "f64", "f16", "i8", "u8", "i16", "i32", "i64", "bool", "c64", "str",
+           "empty", "scope/big"]
+
+
+def write_v1(out, vals, emb):
+    """V1 files: the Save / SaveSlices ops and tf.train.Saver(write_version=V1)."""
+    import minitf as tf
+    from minitf import raw_ops
+
+    with tf.Session() as sess:
+        sess.run(raw_ops.Save(filename=os.path.join(out, "v1_plain"), tensor_names=V1_KEYS,
+                              data=[tf.constant(vals[n]) for n in V1_KEYS]))
+        sess.run(raw_ops.SaveSlices(
+            filename=os.path.join(out, "v1_sliced"), tensor_names=["emb"] * 3,
+            shapes_and_slices=["10 4 0,4:0,4", "10 4 4,3:0,4", "10 4 7,3:-"],
+            data=[tf.constant(emb[0:4]), tf.constant(emb[4:7]), tf.constant(emb[7:10])]))
+        for i, n in enumerate(["f32", "str"]):
+            sess.run(raw_ops.Save(filename=os.path.join(out, "v1_shard-%05d-of-00002" % i),
+                                  tensor_names=[n], data=[tf.constant(vals[n])]))
+    for sub, sharded in [("v1_saver", False), ("v1_saver_sharded", True)]:
+        os.makedirs(os.path.join(out, sub), exist_ok=True)  # V1 writers make no directory
+        g = tf.Graph()
+        with g.as_default():
+            with tf.device("/cpu:0"):
+                tf.Variable(vals["f32"], name="a")
+            with tf.device("/cpu:1" if sharded else "/cpu:0"):
+                tf.Variable(vals["i64"], name="b", use_resource=False)
+                tf.Variable(vals["str"], name="c")
+            saver = tf.train.Saver(write_version=tf.train.SaverDef.V1, sharded=sharded)
+            with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
+                sess.run(tf.global_variables_initializer())
+                saver.save(sess, os.path.join(out, sub, "model"), global_step=5,
+                           write_meta_graph=False)
+
+
+def check_v1(out, exp):
+    import tensorflow as tf
+    from tensorflow.python.ops import gen_io_ops
+
+    failures = 0
+    plain = os.path.join(out, "v1_plain")
+    for name in V1_KEYS:
+        want = exp[name.replace("/", "__")]
+        got = gen_io_ops.restore(plain, name, tf.as_dtype(want.dtype if want.dtype != object
+                                                          else tf.string))
+        ok = same(got.numpy(), want)
+        failures += not ok
+        print("v1_plain", name, "ok" if ok else "MISMATCH")
+    sliced = os.path.join(out, "v1_sliced")
+    ok = same(gen_io_ops.restore(sliced, "emb", tf.float32).numpy(), exp["emb"])
+    ok &= same(gen_io_ops.restore_slice(sliced, "emb", "10 4 3,5:1,2", tf.float32).numpy(),
+               exp["emb"][3:8, 1:3])
+    failures += not ok
+    print("v1_sliced emb (whole and a slice across stored slices)", "ok" if ok else "MISMATCH")
+    pattern = os.path.join(out, "v1_shard-?????-of-00002")
+    a, b = gen_io_ops.restore_v2(pattern, ["f32", "str"], ["", ""], [tf.float32, tf.string])
+    ok = same(a.numpy(), exp["f32"]) and same(b.numpy(), exp["str"])
+    failures += not ok
+    print("v1 shards through one pattern", "ok" if ok else "MISMATCH")
+    v1 = tf.compat.v1
+    for sub, sharded in [("v1_saver", False), ("v1_saver_sharded", True)]:
+        g = tf.Graph()
+        with g.as_default():
+            va = v1.Variable(np.zeros((3, 4), np.float32), name="a")
+            vb = v1.Variable(np.zeros(2, np.int64), name="b", use_resource=False)
+            vc = v1.Variable(np.array([b"", b"", b""], object), name="c")
+            saver = v1.train.Saver(write_version=v1.train.SaverDef.V1)
+            with v1.Session() as sess:
+                latest = v1.train.latest_checkpoint(os.path.join(out, sub))
+                saver.restore(sess, latest)
+                ga, gb, gc = sess.run([va, vb, vc])
+        ok = same(ga, exp["f32"]) and same(gb, exp["i64"]) and same(gc, exp["str"])
+        failures += not ok
+        print(sub, "Saver.restore", os.path.basename(latest), "ok" if ok else "MISMATCH")
+    return failures
 
 
 def same(a, b):
@@ -99,6 +181,7 @@ def check(out):
     ok = same(reader.get_tensor("a"), exp["f32"]) and same(reader.get_tensor("b"), exp["str"])
     failures += not ok
     print("merged a, b", "ok" if ok else "MISMATCH")
+    failures += check_v1(out, exp)
     print("FAILED" if failures else "all match", "(TensorFlow %s)" % tf.__version__)
     return 1 if failures else 0
 

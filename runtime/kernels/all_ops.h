@@ -38,6 +38,7 @@
   X(py_func)      /* PyFunc, PyFuncStateless, EagerPyFunc (runtime/py_func.h) */ \
   X(sequence)     /* ReverseSequence */                                           \
   X(io)           /* SaveV2, RestoreV2, MergeV2Checkpoints, ShardedFilename */ \
+  X(io_v1)        /* Save, SaveSlices, Restore, RestoreSlice (V1 checkpoints) */ \
   X(string)       /* StringJoin, StaticRegexFullMatch (sharded saves) */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "runtime/bundle.h"
 #include "runtime/kernel.h"
+#include "runtime/kernels/io_v1.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/summarize.h"
 
@@ -225,13 +226,11 @@ static void restore_v2_kernel(mt_kernel_ctx* ctx) {
   if (!prefix) return;
   mt_bundle_reader* r = mt_bundle_reader_open(prefix, ctx->status);
   if (!r) {
-    /* TensorFlow falls back to the V1 reader when there is no index, which
-     * then finds nothing. */
-    if (TF_GetCode(ctx->status) == TF_NOT_FOUND)
-      mt_status_setf(ctx->status, TF_NOT_FOUND,
-                     "Unsuccessful TensorSliceReader constructor: Failed to find any matching "
-                     "files for %s",
-                     prefix);
+    /* No index: TensorFlow reads the prefix as a V1 checkpoint pattern. */
+    if (TF_GetCode(ctx->status) == TF_NOT_FOUND) {
+      TF_SetStatus(ctx->status, TF_OK, "");
+      mt_restore_v1_tensors(ctx);
+    }
     free(prefix);
     return;
   }

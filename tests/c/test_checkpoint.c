@@ -205,6 +205,16 @@ static void test_snappy(void) {
   uint32_t crc = mt_crc32c_extend(mt_crc32c(comp.data, comp.len), &type, 1);
   mt_pb_put_raw(&f, &type, 1);
   put_fixed32(&f, mt_crc32c_mask(crc));
+  /* The (empty) metaindex block, whose checksum the reader checks too. */
+  mt_block_builder mb;
+  block_init(&mb, 16);
+  block_finish(&mb);
+  uint64_t moff = f.len;
+  mt_pb_put_raw(&f, mb.buf.data, mb.buf.len);
+  type = 0;
+  crc = mt_crc32c_extend(mt_crc32c(mb.buf.data, mb.buf.len), &type, 1);
+  mt_pb_put_raw(&f, &type, 1);
+  put_fixed32(&f, mt_crc32c_mask(crc));
   mt_block_builder ib;
   block_init(&ib, 1);
   mt_pb_writer h = mt_pb_writer_make();
@@ -218,7 +228,7 @@ static void test_snappy(void) {
   mt_pb_put_raw(&f, &type, 1);
   put_fixed32(&f, mt_crc32c_mask(crc));
   size_t foot = f.len;
-  put_handle(&f, 0, 0);
+  put_handle(&f, moff, mb.buf.len);
   put_handle(&f, ioff, ib.buf.len);
   static const uint8_t zeros[40] = {0};
   mt_pb_put_raw(&f, zeros, 40 - (f.len - foot));
@@ -231,6 +241,7 @@ static void test_snappy(void) {
         memcmp(tab.entries[1].val, "v2", 2) == 0);
   mt_table_free(&tab);
   block_free(&bb);
+  block_free(&mb);
   block_free(&ib);
   mt_pb_writer_free(&f);
   mt_pb_writer_free(&comp);

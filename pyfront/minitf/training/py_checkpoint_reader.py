@@ -1,5 +1,7 @@
 """tf.compat.v1.train.NewCheckpointReader: reads a V2 checkpoint's variables
-(TensorFlow's training/py_checkpoint_reader.py over its C++ CheckpointReader).
+(TensorFlow's training/py_checkpoint_reader.py over its C++ CheckpointReader), or a V1
+checkpoint's when the prefix has no `.index` (then it is a file pattern of V1 tables, as
+TensorFlow's TensorSliceReader reads them).
 
 Names, dtypes and shapes come from the checkpoint's `.index` file, TensorFlow's sorted
 string table of BundleEntryProtos, read here in Python (footer, index block, data blocks
@@ -8,12 +10,14 @@ are read by the C RestoreV2 kernel, run in a private graph and session, so check
 slices and strings are handled in one place and Python never reaches around the SWIG
 module.
 """
+import glob
 import os
 import struct
 
 import numpy as np
 
 from minitf.core.protobuf import tensor_bundle_pb2
+from minitf.core.util import saved_tensor_slice_pb2
 from minitf.framework import dtypes, errors
 from minitf.summary.writer import masked_crc32c
 
@@ -151,8 +155,69 @@ def _index_name(prefix):
     return prefix + ".index"
 
 
+# The dtypes TensorFlow's TensorSliceReader::GetTensor reads from V1 files.
+_V1_GET_DTYPES = frozenset([1, 2, 3, 4, 5, 6, 7, 9, 10])  # float ... string, int64, bool
+
+
+class _V1Meta:
+    """The tensors of the V1 files matching a pattern: {name: (shape, dtype enum, number of
+    slices)}, merged over the files as TensorSliceReader registers them."""
+
+    def __init__(self, pattern):
+        files = sorted(glob.glob(pattern))
+        if not files:
+            raise errors.NotFoundError(
+                None, None, "Unsuccessful TensorSliceReader constructor: Failed to find any "
+                "matching files for %s" % pattern)
+        self.entries = {}
+        for path in files:
+            for meta in self._metas(path):
+                self._register(meta)
+
+    @staticmethod
+    def _metas(path):
+        try:
+            table = _Table(path)
+        except errors.DataLossError as e:
+            reason = e.message.split(": ", 1)[-1].rsplit(" (file ", 1)[0]
+            raise errors.DataLossError(None, None, (
+                "Unable to open table file %s: DATA_LOSS: %s: perhaps your file is in a "
+                "different file format and you need to use a different restore operator?")
+                % (path, reason)) from None
+        sts = saved_tensor_slice_pb2.SavedTensorSlices()
+        head = table.entries[0] if table.entries else (None, None)
+        try:
+            if head[0] != b"":
+                raise ValueError("no meta")
+            sts.ParseFromString(head[1])
+        except Exception:  # noqa: BLE001 - protobuf's DecodeError
+            raise errors.InternalError(
+                None, None, "Failed to find the saved tensor slices at the beginning of the "
+                "checkpoint file: %s" % path) from None
+        return sts.meta.tensor
+
+    def _register(self, meta):
+        shape = [d.size for d in meta.shape.dim]
+        old = self.entries.get(meta.name)
+        if old is None:
+            self.entries[meta.name] = (shape, meta.type, len(meta.slice))
+            return
+        if old[0] != shape:
+            raise errors.InternalError(
+                None, None, "Incompatible tensor shapes detected for tensor %s: existing = "
+                "[%s], new = [%s]" % (meta.name, ",".join(map(str, old[0])),
+                                      ",".join(map(str, shape))))
+        if old[1] != meta.type:
+            raise errors.InternalError(
+                None, None, "Incompatible tensor types detected for tensor %s: existing = %s, "
+                "new = %s" % (meta.name, dtypes.as_dtype(old[1]).name,
+                              dtypes.as_dtype(meta.type).name))
+        self.entries[meta.name] = (shape, old[1], old[2] + len(meta.slice))
+
+
 class CheckpointReader:
-    """The variables of one V2 checkpoint (TensorFlow's CheckpointReader).
+    """The variables of one V2 checkpoint, or of the V1 files matching a pattern
+    (TensorFlow's CheckpointReader).
 
     Raises NotFoundError "Unsuccessful TensorSliceReader constructor: Failed to find any
     matching files for <prefix>" when `<prefix>.index` is missing, DataLossError for a
@@ -163,10 +228,17 @@ class CheckpointReader:
         if isinstance(prefix, bytes):
             prefix = prefix.decode()
         self._prefix = prefix
-        if not os.path.isfile(_index_name(prefix)):
-            raise errors.NotFoundError(
-                None, None, "Unsuccessful TensorSliceReader constructor: Failed to find any "
-                "matching files for %s" % prefix)
+        self._session = None
+        self._reads = {}
+        self._v1 = None
+        if not glob.glob(_index_name(prefix)):
+            self._v1 = _V1Meta(prefix)
+            self._entries = {k: tensor_bundle_pb2.BundleEntryProto(dtype=v[1])
+                             for k, v in self._v1.entries.items()}
+            for k, v in self._v1.entries.items():
+                for d in v[0]:
+                    self._entries[k].shape.dim.add(size=d)
+            return
         table = _Table(_index_name(prefix))
         self._entries = {}
         for key, value in table.entries:
@@ -181,8 +253,6 @@ class CheckpointReader:
                 raise errors.DataLossError(None, None, "Entry for key %s not parseable."
                                            % key.decode(errors="replace")) from None
             self._entries[key.decode()] = entry
-        self._session = None
-        self._reads = {}
 
     def has_tensor(self, name):
         """True when the checkpoint holds a tensor named `name`."""
@@ -202,8 +272,10 @@ class CheckpointReader:
         for k in sorted(self._entries):
             e = self._entries[k]
             dt = dtypes.as_dtype(e.dtype)
-            lines.append("%s (DT_%s) [%s]\n" % (k, _dt_enum_name(dt),
-                                               ",".join(str(d.size) for d in e.shape.dim)))
+            nslices = self._v1.entries[k][2] if self._v1 else 0
+            lines.append("%s (DT_%s) [%s]%s\n" % (
+                k, _dt_enum_name(dt), ",".join(str(d.size) for d in e.shape.dim),
+                ", %d slices" % nslices if nslices > 1 else ""))
         return "".join(lines).encode()
 
     def get_tensor(self, tensor_str):
@@ -212,6 +284,8 @@ class CheckpointReader:
         checkpoint" for a missing name; DataLossError for corrupt data."""
         if isinstance(tensor_str, bytes):
             tensor_str = tensor_str.decode()
+        if self._v1 is not None:
+            self._check_v1_get(tensor_str)
         if tensor_str not in self._entries:
             raise errors.NotFoundError(None, None,
                                        "Key %s not found in checkpoint" % tensor_str)
@@ -222,6 +296,17 @@ class CheckpointReader:
         except errors.OpError as e:
             raise type(e)(None, None, e.message.split("\n")[0]) from None
         return value
+
+    def _check_v1_get(self, name):
+        """What TensorSliceReader::GetTensor refuses: a missing name, several slices, a
+        dtype it does not read."""
+        if name not in self._v1.entries:
+            raise errors.NotFoundError(None, None, "%s not found in checkpoint file" % name)
+        _, dt, nslices = self._v1.entries[name]
+        if nslices > 1:
+            raise errors.UnimplementedError(None, None, "Sliced checkpoints are not supported")
+        if dt not in _V1_GET_DTYPES:
+            raise errors.UnimplementedError(None, None, "Data type not supported")
 
     def _reader_for(self, dt):
         from minitf.client.session import Session

@@ -14,6 +14,11 @@ TensorFlow 2.21 adds, with the same names, inputs, devices and attrs:
   save/Assign[_i]       (ref variables)
   save/restore_all      NoOp                     <- restore_op_name
 
+write_version=SaverDef.V1 writes TensorFlow's V1 format instead: save/save is a SaveSlices
+writing the one file `<prefix>` (sharded: `<prefix>-0000i-of-0000N` and the save tensor
+save/ShardedFilespec, the pattern `<prefix>-?????-of-0000N`); restores are the same
+RestoreV2 nodes, which read a prefix without `.index` as a V1 file pattern.
+
 sharded=True groups the variables by device: one SaveV2 per device writing
 `<prefix>_temp/part-0000i-of-0000N`, merged by MergeV2Checkpoints into `<prefix>`
 (save/Identity is then the save tensor), and one restore_shard per device.
@@ -21,6 +26,7 @@ The kernels (SaveV2, RestoreV2, MergeV2Checkpoints) are C; the files they write 
 TensorFlow's, so checkpoints move between minitf and TensorFlow both ways.
 """
 import collections
+import logging
 import os
 import time
 
@@ -33,6 +39,8 @@ from minitf.framework.op_def_library import apply_op, outputs_of
 from minitf.ops import array_ops, control_flow_ops, math_ops
 from minitf.training import checkpoint_management, training_util
 from minitf.training.saving import saveable_object_util
+
+_log = logging.getLogger("minitf")
 
 
 def _prepend_name_scope(name, import_scope):
@@ -59,19 +67,22 @@ class BaseSaverBuilder:
     the V2 format)."""
 
     def __init__(self, write_version=saver_pb2.SaverDef.V2):
-        if write_version != saver_pb2.SaverDef.V2:
-            raise NotImplementedError("minitf writes only V2 checkpoints "
-                                      "(write_version=saver_pb2.SaverDef.V2)")
+        if write_version not in (saver_pb2.SaverDef.V1, saver_pb2.SaverDef.V2):
+            raise RuntimeError("Unexpected write_version: %s" % write_version)
         self._write_version = write_version
 
     def save_op(self, filename_tensor, saveables):
-        """SaveV2 writing every spec of `saveables` to the prefix `filename_tensor`."""
+        """SaveV2 writing every spec of `saveables` to the prefix `filename_tensor` (V1:
+        SaveSlices "save" writing the one file `filename_tensor`)."""
         names, tensors, slices = [], [], []
         for saveable in saveables:
             for spec in saveable.specs:
                 names.append(spec.name)
                 tensors.append(spec.tensor)
                 slices.append(spec.slice_spec)
+        if self._write_version == saver_pb2.SaverDef.V1:
+            return apply_op("SaveSlices", filename=filename_tensor, tensor_names=names,
+                            shapes_and_slices=slices, data=tensors, name="save")
         return apply_op("SaveV2", prefix=filename_tensor, tensor_names=names,
                         shape_and_slices=slices, tensors=tensors)
 
@@ -96,7 +107,23 @@ class BaseSaverBuilder:
         save = self.save_op(filename_tensor, saveables)
         return control_flow_ops.with_dependencies([save], filename_tensor)
 
+    def _AddShardedSaveOpsForV1(self, filename_tensor, per_device):
+        """V1: one file `<filename>-0000i-of-0000N` per device; the save tensor is the
+        ShardedFilespec pattern `<filename>-?????-of-0000N` that restores read."""
+        num_shards = len(per_device)
+        sharded_saves = []
+        num_shards_tensor = constant_op.constant(num_shards, name="num_shards")
+        for shard, (device, saveables) in enumerate(per_device):
+            with ops.device(device):
+                name = self.sharded_filename(filename_tensor, shard, num_shards_tensor)
+                sharded_saves.append(self._AddSaveOps(name, saveables))
+        with ops.control_dependencies([x.op for x in sharded_saves]):
+            return outputs_of(apply_op("ShardedFilespec", basename=filename_tensor,
+                                       num_shards=num_shards_tensor))
+
     def _AddShardedSaveOps(self, checkpoint_prefix, per_device):
+        if self._write_version == saver_pb2.SaverDef.V1:
+            return self._AddShardedSaveOpsForV1(checkpoint_prefix, per_device)
         with ops.device("CPU"):
             is_s3 = outputs_of(apply_op("StaticRegexFullMatch", input=checkpoint_prefix,
                                         pattern="^s3://.*"))
@@ -414,6 +441,11 @@ class Saver:
             raise RuntimeError("`build()` should be called before save if defer_build==True")
         if latest_filename is None:
             latest_filename = "checkpoint"
+        if self._write_version != saver_pb2.SaverDef.V2:
+            _log.warning("TensorFlow's V1 checkpoint format has been deprecated.")
+            _log.warning("Consider switching to the more efficient V2 format:")
+            _log.warning("   `tf.train.Saver(write_version=tf.train.SaverDef.V2)`")
+            _log.warning("now on by default.")
         if os.path.split(latest_filename)[0]:
             raise ValueError("'latest_filename' must not contain path components")
         save_path = os.fspath(save_path)
