@@ -2,6 +2,7 @@
 # both install what they need (pip) and build everything first.
 PYTHON ?= python3
 CC ?= gcc
+CXX ?= g++
 BLAS_INC := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_include_dir())" 2>/dev/null)
 BLAS_LIB := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_lib_dir())" 2>/dev/null)
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -18,6 +19,12 @@ LDLIBS += -L$(DEPS_LIBDIR) -Wl,-rpath,$(DEPS_LIBDIR) $(addprefix -l,$(DEPS_LIBS)
 # protoc-c (protobuf-c's code generator) runs from build/deps with its own libprotoc.
 PROTOC_C := LD_LIBRARY_PATH=$(DEPS_LIBDIR) $(DEPS_ROOT)/usr/bin/protoc-c
 SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c)
+# The one C++ source, the extern "C" shim over RE2 (runtime/regex.h); setup.py compiles it the same way.
+CXXSRCS := $(wildcard runtime/regex/*.cc)
+CXXFLAGS_COMMON := -std=c++17 -fPIC -Wall -Wextra -fvisibility=hidden -I. -I$(DEPS_ROOT)/usr/include -pthread
+CXXOBJS := $(patsubst runtime/regex/%.cc,build/cxx/%.o,$(CXXSRCS))
+ASAN_CXXOBJS := $(patsubst runtime/regex/%.cc,build/asan/cxx/%.o,$(CXXSRCS))
+LDLIBS += -lstdc++
 HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -53,13 +60,21 @@ test-interop:
 
 lib: build/libc_api.so
 
-build/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
-	@mkdir -p build
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+build/cxx/%.o: runtime/regex/%.cc runtime/regex.h | $(DEPS_STAMP)
+	@mkdir -p build/cxx
+	$(CXX) $(CXXFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
-build/asan/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
+build/asan/cxx/%.o: runtime/regex/%.cc runtime/regex.h | $(DEPS_STAMP)
+	@mkdir -p build/asan/cxx
+	$(CXX) $(CXXFLAGS_COMMON) $(SANFLAGS) -c -o $@ $<
+
+build/libc_api.so: $(SRCS) $(HDRS) $(CXXOBJS) | $(DEPS_STAMP)
+	@mkdir -p build
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(CXXOBJS) $(LDLIBS)
+
+build/asan/libc_api.so: $(SRCS) $(HDRS) $(ASAN_CXXOBJS) | $(DEPS_STAMP)
 	@mkdir -p build/asan
-	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(ASAN_CXXOBJS) $(LDLIBS)
 
 build/ctest/%: tests/c/%.c tests/c/ctest.h tests/c/ctest_graph.h build/libc_api.so
 	@mkdir -p build/ctest
@@ -93,7 +108,7 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py \
 	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py \
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
-	  tests/python/test_checkpoint_v2.py
+	  tests/python/test_checkpoint_v2.py tests/python/test_string_ops.py
 
 clean:
 	rm -rf build

@@ -37,7 +37,8 @@
   X(logging)      /* Assert, Print, PrintV2, StringFormat, Timestamp */              \
   X(py_func)      /* PyFunc, PyFuncStateless, EagerPyFunc (runtime/py_func.h) */ \
   X(sequence)     /* ReverseSequence */                                           \
-  X(io)           /* SaveV2, RestoreV2, MergeV2Checkpoints, ShardedFilename */
+  X(io)           /* SaveV2, RestoreV2, MergeV2Checkpoints, ShardedFilename */ \
+  X(string)       /* StringJoin, Static/RegexFullMatch, Static/RegexReplace (RE2) */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)
