@@ -3,8 +3,8 @@ Saver with the same values (developer tool; minitf's venv writes, TF's venv read
 
     MINITF_PYTHON=/work/venvs/<branch>/bin/python /opt/tfvenv/bin/python tools/check_saver_in_tf.py
 
-For each graph of tests/python/saver_cases.py (but the sharded ones and sharded2's two
-devices) minitf builds it, initializes and saves; TF builds the same graph, restores the
+For each graph of tests/python/saver_cases.py (sharded ones included: two CPU devices)
+minitf builds it, initializes and saves; TF builds the same graph, restores the
 latest checkpoint and compares every value. Prints one line per case; exits 1 on a mismatch.
 """
 import json
@@ -14,10 +14,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CASES = ["resource", "ref", "dict_list", "dtypes", "named", "slots"]
+CASES = ["resource", "ref", "dict_list", "dtypes", "named", "slots", "sharded1", "sharded2"]
 
 WRITE = r"""
-import json, sys
+import json, os, sys
 sys.path.insert(0, %(tests)r)
 import minitf as tf, saver_cases
 out = {}
@@ -27,7 +27,9 @@ for name in %(cases)r:
         vl, kw = saver_cases.CASES[name](tf)
         s = tf.train.Saver(vl, **kw)
         vl = vl if vl is not None else tf.global_variables()
-        with tf.Session() as sess:
+        # A sharded save, as TF's, creates one directory level (<prefix>_temp) only.
+        os.makedirs(%(root)r + "/" + name, exist_ok=True)
+        with tf.Session(config=saver_cases.session_config(tf)) as sess:
             sess.run(tf.global_variables_initializer())
             s.save(sess, %(root)r + "/" + name + "/model", global_step=1,
                    write_meta_graph=False)
@@ -53,7 +55,7 @@ def main():
             vl, kw = saver_cases.CASES[name](tf)
             s = tf.train.Saver(vl, **kw)
             vl = vl if vl is not None else tf.global_variables()
-            with tf.Session() as sess:
+            with tf.Session(config=saver_cases.session_config(tf)) as sess:
                 s.restore(sess, tf.train.latest_checkpoint(os.path.join(root, name)))
                 ok = saver_cases.values_of(sess, vl) == want[name]
         bad += not ok
