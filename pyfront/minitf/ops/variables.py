@@ -188,6 +188,13 @@ class ResourceVariable:
     def _as_graph_element(self):
         return self._graph_element
 
+    def _set_save_slice_info(self, save_slice_info):
+        """Marks this variable as a slice of a partitioned variable (a SaveSliceInfo)."""
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
+
     def sparse_read(self, indices, name=None):
         """Rows of the variable at `indices` (op ResourceGather, named "Gather" by default), as
         TensorFlow's ResourceVariable.sparse_read; tf.gather(variable, indices) uses it. Its
@@ -354,9 +361,37 @@ class _VariableMeta(type):
         return issubclass(sub, (ResourceVariable, RefVariable))
 
 
+class SaveSliceInfo:
+    """Where a variable lies in the partitioned variable it is a part of
+    (tf.Variable.SaveSliceInfo): full_name (the checkpoint key), full_shape, var_offset
+    and var_shape (lists of ints)."""
+
+    def __init__(self, full_name=None, full_shape=None, var_offset=None, var_shape=None,
+                 save_slice_info_def=None, import_scope=None):
+        if save_slice_info_def is not None:
+            full_name = save_slice_info_def.full_name
+            if import_scope:
+                full_name = import_scope.rstrip("/") + "/" + full_name
+            full_shape = list(save_slice_info_def.full_shape)
+            var_offset = list(save_slice_info_def.var_offset)
+            var_shape = list(save_slice_info_def.var_shape)
+        self.full_name = full_name
+        self.full_shape = full_shape
+        self.var_offset = var_offset
+        self.var_shape = var_shape
+
+    @property
+    def spec(self):
+        """SaveV2's shape_and_slices string: "<full dims> <offset>,<length>:..." ("4 3 0,2:0,3")."""
+        full = " ".join("%d" % d for d in self.full_shape) + " "
+        return full + ":".join("%d,%d" % (o, n) for o, n in zip(self.var_offset, self.var_shape))
+
+
 class Variable(metaclass=_VariableMeta):
     """tf.compat.v1.Variable: see ResourceVariable (the default) and RefVariable
     (use_resource=False) for the arguments."""
+
+    SaveSliceInfo = SaveSliceInfo
 
 
 
@@ -449,6 +484,13 @@ class RefVariable:
 
     def _as_graph_element(self):
         return self._variable
+
+    def _set_save_slice_info(self, save_slice_info):
+        """Marks this variable as a slice of a partitioned variable (a SaveSliceInfo)."""
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
 
     def value(self):
         """The snapshot `v/read` (Identity of the variable)."""
