@@ -108,7 +108,8 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py \
 	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py \
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
-	  tests/python/test_checkpoint_v2.py tests/python/test_string_ops.py
+	  tests/python/test_checkpoint_v2.py tests/python/test_string_ops.py tests/python/test_embedding.py \
+	  tests/python/test_partitioned.py
 
 clean:
 	rm -rf build
