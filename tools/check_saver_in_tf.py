@@ -5,7 +5,9 @@ Saver with the same values (developer tool; minitf's venv writes, TF's venv read
 
 For each graph of tests/python/saver_cases.py (sharded ones included: two CPU devices)
 minitf builds it, initializes and saves; TF builds the same graph, restores the
-latest checkpoint and compares every value. Prints one line per case; exits 1 on a mismatch.
+latest checkpoint and compares every value; the same for the partitioned variables of
+tests/python/partitioned_cases.py (parts saved as slices, compared whole). Prints one line per
+case; exits 1 on a mismatch.
 """
 import json
 import os
@@ -34,6 +36,19 @@ for name in %(cases)r:
             s.save(sess, %(root)r + "/" + name + "/model", global_step=1,
                    write_meta_graph=False)
             out[name] = saver_cases.values_of(sess, vl)
+import partitioned_cases as pc
+for name, build in pc.CASES.items():
+    with tf.Graph().as_default():
+        pv = build(tf)
+        full = pv.as_tensor()
+        s = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            if name in pc.ASSIGNED:
+                sess.run(pv.assign(pc.ASSIGNED[name]))
+            s.save(sess, %(root)r + "/p_" + name + "/model", global_step=1,
+                   write_meta_graph=False)
+            out["p_" + name] = sess.run(full).tolist()
 json.dump(out, open(%(root)r + "/values.json", "w"))
 """
 
@@ -60,6 +75,17 @@ def main():
                 ok = saver_cases.values_of(sess, vl) == want[name]
         bad += not ok
         print(name, "match" if ok else "MISMATCH")
+    import partitioned_cases
+    for name, build in partitioned_cases.CASES.items():
+        with tf.Graph().as_default():
+            pv = build(tf)
+            full = pv.as_tensor()
+            s = tf.train.Saver()
+            with tf.Session() as sess:
+                s.restore(sess, tf.train.latest_checkpoint(os.path.join(root, "p_" + name)))
+                ok = sess.run(full).tolist() == want["p_" + name]
+        bad += not ok
+        print("partitioned", name, "match" if ok else "MISMATCH")
     sys.exit(1 if bad else 0)
 
 
