@@ -2,6 +2,7 @@
 # both install what they need (pip) and build everything first.
 PYTHON ?= python3
 CC ?= gcc
+CXX ?= g++
 BLAS_INC := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_include_dir())" 2>/dev/null)
 BLAS_LIB := $(shell $(PYTHON) -c "import scipy_openblas32 as s; print(s.get_lib_dir())" 2>/dev/null)
 CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -fPIC -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
@@ -24,6 +25,12 @@ GEN_STAMP := $(GEN)/codecs.c
 PROTOS := $(shell find pyfront/minitf -name '*.proto')
 CFLAGS_COMMON += -I$(GEN)
 SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c) $(GEN_STAMP)
+# The one C++ source, the extern "C" shim over RE2 (runtime/regex.h); setup.py compiles it the same way.
+CXXSRCS := $(wildcard runtime/regex/*.cc)
+CXXFLAGS_COMMON := -std=c++17 -fPIC -Wall -Wextra -fvisibility=hidden -I. -I$(DEPS_ROOT)/usr/include -pthread
+CXXOBJS := $(patsubst runtime/regex/%.cc,build/cxx/%.o,$(CXXSRCS))
+ASAN_CXXOBJS := $(patsubst runtime/regex/%.cc,build/asan/cxx/%.o,$(CXXSRCS))
+LDLIBS += -lstdc++
 HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -62,13 +69,21 @@ lib: build/libc_api.so
 $(GEN_STAMP): $(PROTOS) tools/gen_codecs.sh | $(DEPS_STAMP)
 	LD_LIBRARY_PATH=$(DEPS_LIBDIR) sh tools/gen_codecs.sh $(GEN) $(DEPS_ROOT)/usr/bin/protoc-c
 
-build/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
-	@mkdir -p build
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+build/cxx/%.o: runtime/regex/%.cc runtime/regex.h | $(DEPS_STAMP)
+	@mkdir -p build/cxx
+	$(CXX) $(CXXFLAGS_COMMON) $(CFLAGS) -c -o $@ $<
 
-build/asan/libc_api.so: $(SRCS) $(HDRS) | $(DEPS_STAMP)
+build/asan/cxx/%.o: runtime/regex/%.cc runtime/regex.h | $(DEPS_STAMP)
+	@mkdir -p build/asan/cxx
+	$(CXX) $(CXXFLAGS_COMMON) $(SANFLAGS) -c -o $@ $<
+
+build/libc_api.so: $(SRCS) $(HDRS) $(CXXOBJS) | $(DEPS_STAMP)
+	@mkdir -p build
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -shared -o $@ $(SRCS) $(CXXOBJS) $(LDLIBS)
+
+build/asan/libc_api.so: $(SRCS) $(HDRS) $(ASAN_CXXOBJS) | $(DEPS_STAMP)
 	@mkdir -p build/asan
-	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(LDLIBS)
+	$(CC) $(CFLAGS_COMMON) $(SANFLAGS) -shared -o $@ $(SRCS) $(ASAN_CXXOBJS) $(LDLIBS)
 
 build/ctest/%: tests/c/%.c tests/c/ctest.h tests/c/ctest_graph.h build/libc_api.so
 	@mkdir -p build/ctest
@@ -104,16 +119,17 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
 	  tests/python/test_checkpoint_v2.py tests/python/test_meta_graph.py tests/python/test_saved_model.py \
 	  tests/python/test_checkpoint_v1.py tests/python/test_checkpoint_corruption.py \
-	  tests/python/test_checkpoint_v1_malformed.py
+	  tests/python/test_checkpoint_v1_malformed.py tests/python/test_string_ops.py \
+	  tests/python/test_embedding.py tests/python/test_partitioned.py
 
 # GraphDef decoding, hand-written vs protoc-c (figures only; bench/graphdef_decode.c). The
 # runtime is compiled in statically: the decoders are hidden inside libc_api.so.
 bench-graphdef: build/bench/graphdef_decode
 	./build/bench/graphdef_decode
 
-build/bench/graphdef_decode: bench/graphdef_decode.c $(SRCS) $(HDRS) | $(DEPS_STAMP)
+build/bench/graphdef_decode: bench/graphdef_decode.c $(SRCS) $(HDRS) $(CXXOBJS) | $(DEPS_STAMP)
 	@mkdir -p build/bench
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(SRCS) $(LDLIBS)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS) -o $@ $< $(SRCS) $(CXXOBJS) $(LDLIBS)
 
 clean:
 	rm -rf build

@@ -105,16 +105,18 @@ class BuildMinitf(build_ext):
         gen = os.path.abspath(os.path.join(self.build_temp, "gen"))
         codecs = _gen_codecs(gen)
         srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("c_api/*.c") + [codecs]
-        deps = ["setup.py"] + srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
+        cxx_srcs = _rel("runtime/regex/*.cc")
+        deps = ["setup.py"] + srcs + cxx_srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
             _rel("c_api/*.h") + _rel("c_api/include/tensorflow/c/*.h")
         deps_inc, deps_libdir, deps_libs = _deps()
         deps.append(os.path.join("tools", "deps_link.txt"))
         newest = max(os.path.getmtime(os.path.join(ROOT, d)) for d in deps)
         if self.force or not os.path.exists(out) or os.path.getmtime(out) < newest:
             cc = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "gcc")
+            objs = self._build_cxx(cxx_srcs, deps_inc)
             cmd = cc + ["-std=c11", "-O2", "-fPIC", "-pthread", "-fvisibility=hidden",
                         "-D_GNU_SOURCE", "-I.", "-Ic_api/include", "-I" + blas.get_include_dir(), "-I" + deps_inc, "-I" + gen,
-                        "-shared", "-o", out] + srcs + [
+                        "-shared", "-o", out] + srcs + objs + [
                         "-L" + blas.get_lib_dir(), "-l" + blas.get_library(),
                         "-L" + deps_libdir] + ["-l" + lib for lib in deps_libs] + [
                         # Installed layout: site-packages/minitf/lib -> site-packages/scipy_openblas32/lib.
@@ -126,7 +128,7 @@ class BuildMinitf(build_ext):
                         # a soname, so a preloaded ASan build of the library (make
                         # asan-pytest) stands in for this one
                         "-Wl,-soname,libc_api.so",
-                        "-lm", "-pthread"]
+                        "-lstdc++", "-lm", "-pthread"]
             self._run(cmd)
             _copy_runtime_libs(deps_libdir, deps_libs, lib_dir)
         inc_dir = os.path.join(pkg_dir, "include", "tensorflow", "c")
@@ -147,6 +149,20 @@ class BuildMinitf(build_ext):
             shutil.copy2(h, dest)
         os.makedirs(os.path.join(inc, "protobuf-c"), exist_ok=True)
         shutil.copy2(os.path.join(deps_inc, "protobuf-c", "protobuf-c.h"), os.path.join(inc, "protobuf-c"))
+
+    def _build_cxx(self, cxx_srcs, deps_inc):
+        """Objects of the C++ sources (the RE2 shim, runtime/regex/), compiled with g++ as the
+        Makefile's build/cxx/%.o rule does; linked into libc_api.so with -lstdc++."""
+        cxx = shlex.split(os.environ.get("CXX") or sysconfig.get_config_var("CXX") or "g++")
+        obj_dir = os.path.join(self.build_temp, "cxx")
+        os.makedirs(obj_dir, exist_ok=True)
+        objs = []
+        for src in cxx_srcs:
+            obj = os.path.join(obj_dir, os.path.splitext(os.path.basename(src))[0] + ".o")
+            self._run(cxx + ["-std=c++17", "-O2", "-fPIC", "-pthread", "-fvisibility=hidden",
+                             "-I.", "-I" + deps_inc, "-c", "-o", obj, src])
+            objs.append(os.path.abspath(obj))
+        return objs
 
     def _swig(self, pkg_dir):
         os.makedirs(self.build_temp, exist_ok=True)

@@ -870,16 +870,41 @@ static void put_input(mt_pb_writer* w, const char* name, int index, int control)
   free(buf);
 }
 
-void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op) {
+static int cmp_op_name(const void* a, const void* b) {
+  return strcmp((*(TF_Operation* const*)a)->name, (*(TF_Operation* const*)b)->name);
+}
+
+/* Control inputs in the order they were added, or sorted by name as
+ * TensorFlow's Graph::ToGraphDef writes them. */
+static void put_control_inputs(mt_pb_writer* w, const TF_Operation* op, int sort) {
+  const int n = op->ncontrol_inputs;
+  TF_Operation** ctl = op->control_inputs;
+  TF_Operation** sorted = NULL;
+  if (sort && n > 1) {
+    sorted = malloc(sizeof *sorted * (size_t)n);
+    if (!sorted) {
+      w->failed = 1;
+      return;
+    }
+    memcpy(sorted, ctl, sizeof *sorted * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof *sorted, cmp_op_name);
+    ctl = sorted;
+  }
+  for (int k = 0; k < n; k++) put_input(w, ctl[k]->name, 0, 1);
+  free(sorted);
+}
+
+static void node_def(mt_pb_writer* w, const TF_Operation* op, int sort_controls) {
   mt_pb_put_string_field(w, 1, op->name);
   mt_pb_put_string_field(w, 2, op->op_type);
   for (int k = 0; k < op->ninputs; k++)
     put_input(w, op->inputs[k].oper->name, op->inputs[k].index, 0);
-  for (int k = 0; k < op->ncontrol_inputs; k++)
-    put_input(w, op->control_inputs[k]->name, 0, 1);
+  put_control_inputs(w, op, sort_controls);
   if (op->device && op->device[0]) mt_pb_put_string_field(w, 4, op->device);
   mt_attrs_to_proto(w, 5, op->attrs, op->nattrs);
 }
+
+void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op) { node_def(w, op, 0); }
 
 void mt_attrs_to_proto(mt_pb_writer* w, uint32_t num, const mt_attr* attrs, int nattrs) {
   if (nattrs <= 0) return;
@@ -918,7 +943,7 @@ int mt_arg_length(const mt_op_def* def, const mt_arg_def* a, const mt_attr* attr
 void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g) {
   for (int k = 0; k < g->nops; k++) {
     mt_pb_writer node = mt_pb_writer_make();
-    mt_operation_to_node_def(&node, g->ops[k]);
+    node_def(&node, g->ops[k], 1);
     mt_pb_put_message(w, 1, &node);
   }
   mt_pb_writer lib = mt_pb_writer_make();

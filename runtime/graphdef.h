@@ -112,7 +112,8 @@ void mt_graph_def_clear(mt_graph_def* g);
 /* Writes `op` as a NodeDef: name, op, data inputs ("x", "x:1") then control
  * inputs ("^x"), requested device (if any), attrs sorted by name. */
 void mt_operation_to_node_def(mt_pb_writer* w, const TF_Operation* op);
-/* GraphDef body: every op in creation order, the function library (when
+/* GraphDef body: every op in creation order (control inputs sorted by name,
+ * as TensorFlow's Graph::ToGraphDef sorts them), the function library (when
  * not empty), then versions. The caller
  * holds whatever lock keeps the graph from growing meanwhile. */
 void mt_graph_to_graph_def(mt_pb_writer* w, TF_Graph* g);

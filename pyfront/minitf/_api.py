@@ -114,6 +114,10 @@ from minitf.ops.variables import (  # noqa: F401,E402
 
 # --- logging, assertions, py_func ---
 from minitf import strings  # noqa: F401,E402
+from minitf.ops.partitioned_variables import (  # noqa: F401,E402
+    fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner)
+from minitf.ops.string_ops import regex_replace, string_join  # noqa: F401,E402
+from minitf.ops.array_ops import dynamic_partition  # noqa: F401,E402
 from minitf.ops.check_ops import (  # noqa: F401,E402
     assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,
     assert_less_equal, assert_near, assert_negative, assert_non_negative, assert_non_positive,

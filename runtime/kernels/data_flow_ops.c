@@ -1,6 +1,8 @@
 /* Data-flow ops: DynamicStitch (math_ops.reduced_shape builds the kept-dims
- * shape of a reduction gradient with it). Signature, shape function and
- * error messages are TensorFlow's (data_flow_ops.cc, dynamic_stitch_op.cc). */
+ * shape of a reduction gradient with it), ParallelDynamicStitch and
+ * DynamicPartition (embedding_lookup over a list of params). Signatures,
+ * shape functions and error messages are TensorFlow's (data_flow_ops.cc,
+ * dynamic_stitch_op.cc, dynamic_partition_op.cc). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,10 +160,122 @@ static void dynamic_stitch_kernel(mt_kernel_ctx* ctx) {
   }
 }
 
+/* Every output: [?] + data.shape[rank(partitions):], data's shape checked
+ * to start with the partitions' (unknown when their rank is). */
+static void dynamic_partition_shape(mt_shape_ctx* ctx) {
+  const mt_shape* data = &ctx->in[0];
+  const mt_shape* part = &ctx->in[1];
+  mt_shape out = mt_shape_unknown();
+  if (part->rank < 0) goto done;
+  if (data->rank >= 0) {
+    if (data->rank < part->rank) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Shape must be at least rank %d but is rank %d", part->rank, data->rank);
+      return;
+    }
+    int64_t unused;
+    for (int d = 0; d < part->rank; d++)
+      if (!mt_merge_dim(ctx, data->dims[d], part->dims[d], &unused)) return;
+    out.rank = data->rank - part->rank + 1;
+    out.dims[0] = -1;
+    for (int d = part->rank; d < data->rank; d++) out.dims[d - part->rank + 1] = data->dims[d];
+  }
+done:
+  for (int i = 0; i < ctx->noutputs; i++) ctx->out[i] = out;
+}
+
+/* "[1,2]": the multi-index of flat element i of `dims` (TensorFlow's
+ * SliceDebugString; "" for a scalar). */
+static const char* index_str(const int64_t* dims, int nd, int64_t i, char* buf, size_t cap) {
+  int64_t idx[MT_MAX_DIMS];
+  for (int d = nd - 1; d >= 0; d--) {
+    idx[d] = dims[d] ? i % dims[d] : 0;
+    i = dims[d] ? i / dims[d] : 0;
+  }
+  size_t len = 0;
+  buf[0] = 0;
+  for (int d = 0; d < nd && len < cap; d++)
+    len += (size_t)snprintf(buf + len, cap - len, "%s%lld", d ? "," : "[", (long long)idx[d]);
+  if (nd && len < cap) snprintf(buf + len, cap - len, "]");
+  return buf;
+}
+
+/* outputs[p] = the rows data[i] with partitions[i] == p, in order. */
+static void dynamic_partition_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *data = ctx->inputs[0], *part = ctx->inputs[1];
+  const int np = ctx->noutputs;
+  char a[256], b[256];
+  if (!starts_with(data, part)) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "data.shape must start with partitions.shape, got data.shape = %s, "
+                   "partitions.shape = %s", mt_dims_str(data->dims, data->ndims, a, sizeof a),
+                   mt_dims_str(part->dims, part->ndims, b, sizeof b));
+    return;
+  }
+  const int32_t* p = mt_tensor_data(part);
+  const int64_t n = mt_tensor_nelems(part);
+  int64_t* count = calloc((size_t)np, sizeof *count);
+  if (!count) {
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "Out of memory");
+    return;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    if (p[i] < 0 || p[i] >= np) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "partitions%s = %d is not in [0, %d)",
+                     index_str(part->dims, part->ndims, i, a, sizeof a), p[i], np);
+      free(count);
+      return;
+    }
+    count[p[i]]++;
+  }
+  int64_t dims[MT_MAX_DIMS];
+  const int nd = data->ndims - part->ndims + 1;
+  int64_t row = 1;
+  for (int d = part->ndims; d < data->ndims; d++) {
+    dims[d - part->ndims + 1] = data->dims[d];
+    row *= data->dims[d];
+  }
+  char** dst = calloc((size_t)np, sizeof *dst);
+  for (int k = 0; dst && k < np; k++) {
+    dims[0] = count[k];
+    TF_Tensor* out = mt_ctx_alloc(ctx, k, data->dtype, dims, nd);
+    if (!out) break;
+    dst[k] = mt_tensor_data(out);
+  }
+  if (!dst) mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "Out of memory");
+  if (dst && TF_GetCode(ctx->status) == TF_OK) {
+    const size_t es = TF_DataTypeSize(data->dtype), rb = (size_t)row * es;
+    const char* src = mt_tensor_data(data);
+    for (int64_t i = 0; i < n; i++) {
+      char* to = dst[p[i]];
+      const char* from = src + (size_t)i * rb;
+      if (data->dtype != TF_STRING) {
+        if (rb) memcpy(to, from, rb);
+      } else {
+        for (int64_t e = 0; e < row; e++) {
+          const TF_TString* f = (const TF_TString*)from + e;
+          TF_StringCopy((TF_TString*)to + e, TF_StringGetDataPointer(f), TF_StringGetSize(f));
+        }
+      }
+      dst[p[i]] = to + rb;
+    }
+  }
+  free(dst);
+  free(count);
+}
+
 static const mt_op_spec data_flow_specs[] = {
     {.name = "DynamicStitch", .inputs = "indices: N * int32, data: N * T",
      .outputs = "merged: T", .attrs = "N: int >= 1; T: type", .shape = dynamic_stitch_shape,
      .kernel = dynamic_stitch_kernel},
+    /* TensorFlow's may copy rows in any order, so a repeated index may take
+     * any of its rows; this one takes the last, as DynamicStitch. */
+    {.name = "ParallelDynamicStitch", .inputs = "indices: N * int32, data: N * T",
+     .outputs = "merged: T", .attrs = "N: int >= 1; T: type", .shape = dynamic_stitch_shape,
+     .kernel = dynamic_stitch_kernel},
+    {.name = "DynamicPartition", .inputs = "data: T, partitions: int32",
+     .outputs = "outputs: num_partitions * T", .attrs = "num_partitions: int >= 1; T: type",
+     .shape = dynamic_partition_shape, .kernel = dynamic_partition_kernel},
 };
 
 void mt_register_data_flow_ops(void) {

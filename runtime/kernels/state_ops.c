@@ -524,6 +524,16 @@ static void variable_shape_shape(mt_shape_ctx* ctx) {
 
 /* DestroyResourceOp: drops the variable's value (the handle may be used to
  * create it again). */
+/* TensorFlow switches a variable from copy-on-write to copy-on-read here
+ * (Saver runs it before each read it saves). minitf's variables have one
+ * mode: a read shares the buffer and a later update copies it only while
+ * a read still holds it, so there is nothing to switch; the handle is
+ * still checked. An uninitialized variable is reported by the read after
+ * it (TensorFlow reports it here, as a missing resource). */
+static void disable_copy_on_read_kernel(mt_kernel_ctx* ctx) {
+  (void)mt_resource_get(ctx->inputs[0], ctx->status);
+}
+
 static void destroy_resource_kernel(mt_kernel_ctx* ctx) {
   const mt_resource_handle* h = mt_resource_get(ctx->inputs[0], ctx->status);
   if (!h) return;
@@ -935,6 +945,8 @@ static const mt_op_spec state_specs[] = {
     {.name = "ResourceScatterNdSub", .inputs = "ref: resource, indices: Tindices, updates: T",
      .attrs = "T: type; Tindices: {int32, int64}; use_locking: bool = true; bad_indices_policy: string = ''",
      .kernel = resource_scatter_nd_sub_kernel, .flags = MT_OP_STATEFUL},
+    {.name = "DisableCopyOnRead", .inputs = "resource: resource",
+     .kernel = disable_copy_on_read_kernel, .flags = MT_OP_STATEFUL},
     {.name = "DestroyResourceOp", .inputs = "resource: resource",
      .attrs = "ignore_lookup_error: bool = true", .kernel = destroy_resource_kernel,
      .flags = MT_OP_STATEFUL},

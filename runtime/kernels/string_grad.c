@@ -1,9 +1,12 @@
-/* Gradients of the string ops: TensorFlow declares StringJoin not
- * differentiable (string_ops.py); StaticRegexFullMatch has no entry there. */
+/* Gradients of the string ops: TensorFlow declares StringJoin and
+ * RegexReplace not differentiable (string_ops.py); the full-match ops and
+ * StaticRegexReplace have no registration there, so none here either. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 
+/* NULL: not differentiable (TensorFlow's ops.NotDifferentiable). */
 static const mt_grad_spec string_grads[] = {
+    {"RegexReplace", NULL},
     {"StringJoin", NULL},
 };
 

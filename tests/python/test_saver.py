@@ -24,7 +24,7 @@ STATE = EXPECTED["state_file"]
 
 # Cases whose save nodes minitf builds exactly as TF (sharded ones need StringJoin and
 # StaticRegexFullMatch; partitioned variables are not in minitf's get_variable).
-NODE_CASES = ["resource", "ref", "dict_list", "dtypes", "named", "slots"]
+NODE_CASES = ["resource", "ref", "dict_list", "dtypes", "named", "slots", "sharded1", "sharded2"]
 
 
 def _build(name):

@@ -115,9 +115,11 @@ def test_shape_and_dtype_checks_on_reuse(graph):
             tf.get_variable("v", dtype=tf.int32)
 
 
-def test_partitioner_is_not_supported(graph):
-    with pytest.raises(NotImplementedError, match="partitioned"):
-        tf.get_variable("p", [4], partitioner=lambda shape, dtype: [2])
+def test_partitioner_makes_parts(graph):
+    """A partitioner gives a PartitionedVariable (more in test_partitioned.py)."""
+    p = tf.get_variable("p", [4], partitioner=lambda shape, dtype: [2])
+    assert [(v.op.name, v._get_save_slice_info().spec) for v in p] == \
+        [("p/part_0", "4 0,2"), ("p/part_1", "4 2,2")]
 
 
 def test_compat_v1_exports():

@@ -21,3 +21,6 @@ from minitf.nn import rnn_cell  # noqa: F401,E402
 from minitf.ops.nn_ops import dropout  # noqa: F401,E402
 from minitf.ops.rnn import (  # noqa: F401,E402
     bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn)
+
+# --- embeddings ---
+from minitf.ops.embedding_ops import embedding_lookup  # noqa: F401,E402

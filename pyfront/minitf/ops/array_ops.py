@@ -655,6 +655,25 @@ def dynamic_stitch(indices, data, name=None):
     return _op("DynamicStitch", indices=list(indices), data=list(data), name=name)
 
 
+def parallel_dynamic_stitch(indices, data, name=None):
+    """dynamic_stitch as op ParallelDynamicStitch (tf.raw_ops.ParallelDynamicStitch;
+    embedding_lookup stitches its partitions with it). A repeated index takes one of its
+    rows (the last here; TensorFlow leaves which unspecified)."""
+    return _op("ParallelDynamicStitch", indices=list(indices), data=list(data), name=name)
+
+
+def dynamic_partition(data, partitions, num_partitions, name=None):
+    """Splits `data` into `num_partitions` tensors: output p holds, in order, the rows
+    data[i, ...] whose partitions[i, ...] == p (tf.dynamic_partition; op DynamicPartition).
+    partitions: int32 of a prefix of data's shape; outputs are [count_p] + the rest of data's
+    shape. Returns a list. InvalidArgumentError for a partition outside [0, num_partitions)
+    ("partitions[2] = 5 is not in [0, 3)") or a shape that does not start with
+    partitions'."""
+    op = apply_op("DynamicPartition", data=data, partitions=partitions,
+                  num_partitions=num_partitions, name=name)
+    return list(op.outputs)
+
+
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,  # noqa: A002
                      seq_dim=None, batch_dim=None):
     """Reverses the first seq_lengths[b] slices along seq_axis of each entry b along

@@ -22,7 +22,7 @@ import inspect
 import threading
 
 from minitf.framework import dtypes, ops, tensor_shape
-from minitf.ops import init_ops, variables
+from minitf.ops import indexing_ops, init_ops, variables
 
 
 class _ReuseMode(enum.Enum):
@@ -67,6 +67,7 @@ class _VariableStore:
 
     def __init__(self):
         self._vars = {}
+        self._partitioned_vars = {}
 
     def get_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None,
                      regularizer=None, reuse=None, trainable=None, collections=None,
@@ -85,8 +86,24 @@ class _VariableStore:
                         aggregation=None):
             is_scalar = isinstance(shape, (list, tuple)) and not shape
             if partitioner is not None and not is_scalar:
-                raise NotImplementedError("minitf has no partitioned variables (partitioner "
-                                          "given for variable %s)" % name)
+                if not callable(partitioner):
+                    raise ValueError("Partitioner must be callable, but received: %s"
+                                     % partitioner)
+                with ops.name_scope(None):
+                    return self._get_partitioned_variable(
+                        name, partitioner, shape=shape, dtype=dtype, initializer=initializer,
+                        regularizer=regularizer, reuse=reuse, trainable=trainable,
+                        collections=collections, caching_device=caching_device,
+                        validate_shape=validate_shape, use_resource=use_resource,
+                        constraint=constraint)
+            # A partitioned variable is reused without its partitioner.
+            if reuse is True and partitioner is None and name in self._partitioned_vars:
+                return self._get_partitioned_variable(
+                    name, None, shape=shape, dtype=dtype, initializer=initializer,
+                    regularizer=regularizer, reuse=reuse, trainable=trainable,
+                    collections=collections, caching_device=caching_device,
+                    validate_shape=validate_shape, use_resource=use_resource,
+                    constraint=constraint)
             return self._get_single_variable(
                 name, shape=shape, dtype=dtype, initializer=initializer,
                 regularizer=regularizer, reuse=reuse, trainable=trainable,
@@ -112,10 +129,91 @@ class _VariableStore:
             kwargs["constraint"] = constraint
         return custom_getter(**kwargs)
 
+    def _get_partitioned_variable(self, name, partitioner, shape=None, dtype=dtypes.float32,
+                                  initializer=None, regularizer=None, reuse=None,
+                                  trainable=None, collections=None, caching_device=None,
+                                  validate_shape=True, use_resource=None, constraint=None):
+        """A PartitionedVariable `name` of parts `name/part_<i>` (TensorFlow's
+        _VariableStore._get_partitioned_variable: same checks, names and initializers; each
+        part's initializer gets a _PartitionInfo, a tensor initializer is sliced)."""
+        from minitf.ops import partitioned_variables as pv
+        from_value = initializer is not None and isinstance(initializer, ops.Tensor)
+        if name in self._vars:
+            raise ValueError("A partitioner was provided, but an unpartitioned version of the "
+                             "variable was found: %s.  Perhaps a variable of the same name was "
+                             "already created without partitioning?" % name)
+        shape = tensor_shape.as_shape(shape)
+        if from_value:
+            shape = shape.merge_with(initializer.get_shape())
+        dtype = dtypes.as_dtype(dtype)
+        partitions = None
+        if not reuse or partitioner:
+            partitions = pv.call_partitioner(partitioner, shape, dtype)
+        if name in self._partitioned_vars:
+            return self._existing_partitioned(name, shape, dtype, reuse, partitions)
+        if reuse is True:
+            raise ValueError("PartitionedVariable %s does not exist, or was not created with "
+                             "tf.get_variable(). Did you mean to set reuse=False or "
+                             "reuse=tf.AUTO_REUSE in VarScope?" % name)
+        slice_dim, num_slices = pv.slice_dim_and_num_slices(partitions)
+        self._check_existing_parts(name, num_slices)
+        parts = []
+        full = shape.as_list()
+        for i, (offset, part_shape) in enumerate(pv.iter_slices(full, num_slices, slice_dim)):
+            info = pv._PartitionInfo(full_shape=full, var_offset=offset)
+            part_name = "%s/part_%d" % (name, i)
+            with ops.name_scope(part_name + "/PartitionedInitializer"):
+                init, init_shape, dtype = _part_initializer(name, initializer, offset,
+                                                            part_shape, dtype)
+            with ops.name_scope(None):
+                v = self._get_single_variable(
+                    part_name, shape=init_shape, dtype=dtype, initializer=init,
+                    partition_info=info, regularizer=regularizer, reuse=reuse,
+                    trainable=trainable, collections=collections,
+                    validate_shape=validate_shape, constraint=constraint,
+                    use_resource=use_resource, caching_device=caching_device)
+            v._set_save_slice_info(variables.SaveSliceInfo(name, full, offset, part_shape))
+            parts.append(v)
+        out = pv.PartitionedVariable(name=name, shape=shape, dtype=dtype, variable_list=parts,
+                                     partitions=partitions)
+        self._partitioned_vars[name] = out
+        return out
+
+    def _existing_partitioned(self, name, shape, dtype, reuse, partitions):
+        if reuse is False:
+            raise ValueError("Partitioned variable with name %s already exists. Did you mean to "
+                             "set reuse=True or reuse=tf.AUTO_REUSE in VarScope?" % name)
+        found = self._partitioned_vars[name]
+        if not shape.is_compatible_with(found.get_shape()):
+            raise ValueError("Trying to reuse partitioned variable %s, but specified shape %s "
+                             "and found shape %s." % (name, shape, found.get_shape()))
+        if not dtype.is_compatible_with(found.dtype):
+            raise ValueError("Trying to reuse partitioned variable %s, but specified dtype %s "
+                             "and found dtype %s." % (name, dtype.name, found.dtype.name))
+        if partitions is not None and found._get_partitions() != list(partitions):
+            raise ValueError("Trying to reuse partitioned variable %s, but specified partitions "
+                             "%s and found partitions %s." % (name, partitions,
+                                                              found._get_partitions()))
+        return found
+
+    def _check_existing_parts(self, name, num_slices):
+        if "%s/part_0" % name not in self._vars:
+            return
+        if "%s/part_%d" % (name, num_slices - 1) not in self._vars:
+            raise ValueError("Partitioner returned a different partitioning than what was "
+                             "already found.  Partitioner returned %d shards, and shard "
+                             "%s/part_0 was found, but %s/part_%d was not."
+                             % (num_slices, name, name, num_slices - 1))
+        if "%s/part_%d" % (name, num_slices) in self._vars:
+            raise ValueError("Partitioner returned a different partitioning than what was "
+                             "already found.  Partitioner returned %d shards, and shard "
+                             "%s/part_0 was found, but so was the extra shard %s/part_%d."
+                             % (num_slices, name, name, num_slices))
+
     def _get_single_variable(self, name, shape=None, dtype=dtypes.float32, initializer=None,
                              regularizer=None, reuse=None, trainable=True, collections=None,
                              validate_shape=True, constraint=None, use_resource=None,
-                             caching_device=None):
+                             caching_device=None, partition_info=None):
         from_value = initializer is not None and not callable(initializer)
         if shape is not None and from_value:
             raise ValueError("If initializer is a constant, do not specify shape.")
@@ -139,7 +237,7 @@ class _VariableStore:
         with _init_scope():
             v = self._make_variable(name, shape, dtype, initializer, from_value, trainable,
                                     collections, validate_shape, constraint, use_resource,
-                                    caching_device)
+                                    caching_device, partition_info)
         self._vars[name] = v
         if regularizer:
             _add_regularization_loss(v, name, regularizer)
@@ -147,8 +245,10 @@ class _VariableStore:
 
     @staticmethod
     def _make_variable(name, shape, dtype, initializer, from_value, trainable, collections,
-                       validate_shape, constraint, use_resource, caching_device):
-        init_val, variable_dtype = _initial_value(initializer, from_value, shape, dtype)
+                       validate_shape, constraint, use_resource, caching_device,
+                       partition_info=None):
+        init_val, variable_dtype = _initial_value(initializer, from_value, shape, dtype,
+                                                  partition_info)
         # use_resource=False: a ref variable (VariableV2), as TensorFlow.
         if use_resource is False:
             return variables.RefVariable(
@@ -199,14 +299,30 @@ def _default_initializer(name, dtype):
     raise ValueError("An initializer for variable %s of %s is required" % (name, dtype))
 
 
-def _initial_value(initializer, from_value, shape, dtype):
+def _part_initializer(name, initializer, offset, part_shape, dtype):
+    """(initializer, shape for get_variable, dtype) of one part of a partitioned variable:
+    the default or a callable initializer as it is (it gets the part's _PartitionInfo), a
+    tensor or value sliced to the part (a Slice under <part>/PartitionedInitializer)."""
+    if initializer is None:
+        return _default_initializer(name, dtype), part_shape, dtype
+    if callable(initializer):
+        return initializer, part_shape, dtype
+    if isinstance(initializer, ops.Tensor):
+        init = indexing_ops.slice(initializer, offset, part_shape)
+        return init, None, init.dtype.base_dtype
+    init = ops.convert_to_tensor(initializer, dtype=dtype)
+    return indexing_ops.slice(init, offset, part_shape), None, dtype
+
+
+def _initial_value(initializer, from_value, shape, dtype, partition_info=None):
     """(initial_value for the Variable, its dtype or None to take the value's)."""
     if from_value:
         return initializer, None
     if inspect.isclass(initializer):
         initializer = initializer()
     if shape is not None and shape.is_fully_defined():
-        kw = {"partition_info": None} if _accepts(initializer, "partition_info") else {}
+        kw = {"partition_info": partition_info} if _accepts(initializer, "partition_info") \
+            else {}
         return functools.partial(initializer, shape.as_list(), dtype=dtype, **kw), \
             dtype.base_dtype
     if _needs_no_arguments(initializer):

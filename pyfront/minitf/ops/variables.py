@@ -30,30 +30,11 @@ def _strip_scope(name, export_scope):
     return name
 
 
-class _ImportedSliceInfo:
-    """Where an imported variable sits in its partitioned variable (a SaveSliceInfoDef read
-    from a meta graph): TensorFlow's Variable.SaveSliceInfo attributes."""
-
-    def __init__(self, full_name, full_shape, var_offset, var_shape):
-        self.full_name = full_name
-        self.full_shape = list(full_shape)
-        self.var_offset = list(var_offset)
-        self.var_shape = list(var_shape)
-
-    @property
-    def spec(self):
-        """"<full shape> <offset>,<length>:..." as RestoreV2's shape_and_slices."""
-        full = " ".join(str(d) for d in self.full_shape)
-        sl = ":".join("%d,%d" % (o, n) for o, n in zip(self.var_offset, self.var_shape))
-        return "%s %s" % (full, sl)
-
-
 def _slice_info_from_proto(variable_def, import_scope):
     if not variable_def.HasField("save_slice_info_def"):
         return None
-    s = variable_def.save_slice_info_def
-    return _ImportedSliceInfo(_prepend_scope(s.full_name, import_scope), s.full_shape,
-                              s.var_offset, s.var_shape)
+    return SaveSliceInfo(save_slice_info_def=variable_def.save_slice_info_def,
+                         import_scope=import_scope)
 
 
 def _slice_info_to_proto(var, variable_def, export_scope):
@@ -292,6 +273,13 @@ class ResourceVariable:
     def _as_graph_element(self):
         return self._graph_element
 
+    def _set_save_slice_info(self, save_slice_info):
+        """Marks this variable as a slice of a partitioned variable (a SaveSliceInfo)."""
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
+
     def sparse_read(self, indices, name=None):
         """Rows of the variable at `indices` (op ResourceGather, named "Gather" by default), as
         TensorFlow's ResourceVariable.sparse_read; tf.gather(variable, indices) uses it. Its
@@ -462,9 +450,37 @@ class _VariableMeta(type):
         return issubclass(sub, (ResourceVariable, RefVariable))
 
 
+class SaveSliceInfo:
+    """Where a variable lies in the partitioned variable it is a part of
+    (tf.Variable.SaveSliceInfo): full_name (the checkpoint key), full_shape, var_offset
+    and var_shape (lists of ints)."""
+
+    def __init__(self, full_name=None, full_shape=None, var_offset=None, var_shape=None,
+                 save_slice_info_def=None, import_scope=None):
+        if save_slice_info_def is not None:
+            full_name = save_slice_info_def.full_name
+            if import_scope:
+                full_name = import_scope.rstrip("/") + "/" + full_name
+            full_shape = list(save_slice_info_def.full_shape)
+            var_offset = list(save_slice_info_def.var_offset)
+            var_shape = list(save_slice_info_def.var_shape)
+        self.full_name = full_name
+        self.full_shape = full_shape
+        self.var_offset = var_offset
+        self.var_shape = var_shape
+
+    @property
+    def spec(self):
+        """SaveV2's shape_and_slices string: "<full dims> <offset>,<length>:..." ("4 3 0,2:0,3")."""
+        full = " ".join("%d" % d for d in self.full_shape) + " "
+        return full + ":".join("%d,%d" % (o, n) for o, n in zip(self.var_offset, self.var_shape))
+
+
 class Variable(metaclass=_VariableMeta):
     """tf.compat.v1.Variable: see ResourceVariable (the default) and RefVariable
     (use_resource=False) for the arguments."""
+
+    SaveSliceInfo = SaveSliceInfo
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):
@@ -607,6 +623,13 @@ class RefVariable:
 
     def _as_graph_element(self):
         return self._variable
+
+    def _set_save_slice_info(self, save_slice_info):
+        """Marks this variable as a slice of a partitioned variable (a SaveSliceInfo)."""
+        self._save_slice_info = save_slice_info
+
+    def _get_save_slice_info(self):
+        return getattr(self, "_save_slice_info", None)
 
     def value(self):
         """The snapshot `v/read` (Identity of the variable)."""

@@ -10,6 +10,7 @@ from minitf.framework import ops
 from minitf.framework.op_def_library import apply_op, get_registered_ops, outputs_of
 from minitf.ops import array_ops, state_ops
 from minitf.ops import variables
+from minitf.ops.partitioned_variables import PartitionedVariable
 from minitf.training.saving import saveable_object
 
 _VARIABLE_OPS = {"Variable", "VariableV2", "AutoReloadVariable", "VarHandleOp",
@@ -43,8 +44,11 @@ class ReferenceVariableSaveable(saveable_object.SaveableObject):
     """A ref variable (VariableV2): saved as its ref tensor, restored by an Assign
     (save/Assign, colocated with the variable)."""
 
-    def __init__(self, var, slice_spec, name):
-        spec = saveable_object.SaveSpec(var, slice_spec, name, dtype=var.dtype.base_dtype)
+    def __init__(self, var, slice_spec, name, tensor=None):
+        # A slice of a partitioned variable is saved as its snapshot (`part_0/read`), as
+        # TensorFlow saves the RefVariable it is given; restored into the ref all the same.
+        spec = saveable_object.SaveSpec(var if tensor is None else tensor, slice_spec, name,
+                                        dtype=var.dtype.base_dtype)
         super().__init__(var, [spec], name)
 
     def restore(self, restored_tensors, restored_shapes):
@@ -118,6 +122,11 @@ def op_list_to_dict(op_list, convert_variable_to_tensor=True):
         flat.extend(x if isinstance(x, (list, tuple)) else [x])
     names_to_saveables = {}
     for var in sorted(flat, key=lambda x: x.name):
+        if isinstance(var, PartitionedVariable):
+            if var.name in names_to_saveables:
+                raise ValueError("At least two variables have the same name: %s" % var.name)
+            names_to_saveables[var.name] = var
+            continue
         if _is_variable(var) and _slice_info(var):
             name = _slice_info(var).full_name
             if name in names_to_saveables:
@@ -159,6 +168,8 @@ def saveable_objects_for_op(op, name):
     if isinstance(op, saveable_object.SaveableObject):
         yield op
         return
+    if isinstance(op, PartitionedVariable):
+        op = list(op)
     if isinstance(op, (list, tuple)):
         slice_name = None
         for variable in op:
@@ -176,7 +187,8 @@ def saveable_objects_for_op(op, name):
                 raise ValueError("Slices must all be from the same tensor: %s != %s"
                                  % (slice_name, info.full_name))
             if variable.op.type in _REF_VARIABLE_OPS:
-                yield ReferenceVariableSaveable(variable._ref(), info.spec, name)
+                yield ReferenceVariableSaveable(variable._ref(), info.spec, name,
+                                                tensor=variable.value())
             else:
                 yield ResourceVariableSaveable(variable, info.spec, name)
         return
