@@ -977,101 +977,12 @@ done:
 
 /* ---- slices ---- */
 
-static int64_t ext_start(const mt_tensor_slice* sl, int d) {
-  return sl->length[d] < 0 ? 0 : sl->start[d];
-}
-static int64_t ext_end(const mt_tensor_slice* sl, int d, const mt_shape* full) {
-  return sl->length[d] < 0 ? full->dims[d] : sl->start[d] + sl->length[d];
-}
-
-static int64_t slice_nelems(const mt_tensor_slice* sl, const mt_shape* full) {
-  int64_t n = 1;
-  for (int d = 0; d < full->rank; d++) n *= ext_end(sl, d, full) - ext_start(sl, d);
-  return n;
-}
-
-/* Intersection of a and b into *out; 0 when empty. */
-static int intersect(const mt_tensor_slice* a, const mt_tensor_slice* b, const mt_shape* full,
-                     mt_tensor_slice* out) {
-  out->ndims = full->rank;
-  for (int d = 0; d < full->rank; d++) {
-    int64_t lo = ext_start(a, d) > ext_start(b, d) ? ext_start(a, d) : ext_start(b, d);
-    int64_t ea = ext_end(a, d, full), eb = ext_end(b, d, full);
-    int64_t hi = ea < eb ? ea : eb;
-    if (hi <= lo) return 0;
-    out->start[d] = lo;
-    out->length[d] = hi - lo;
-  }
-  return 1;
-}
-
-/* Copies the region `region` (absolute coordinates) from a tensor holding
- * slice `src_sl` into one holding slice `dst_sl` of a tensor of shape full. */
-static void copy_region(const TF_Tensor* src, const mt_tensor_slice* src_sl, TF_Tensor* dst,
-                        const mt_tensor_slice* dst_sl, const mt_tensor_slice* region,
-                        const mt_shape* full) {
-  int rank = full->rank;
-  size_t es = src->dtype == TF_STRING ? sizeof(TF_TString) : TF_DataTypeSize(src->dtype);
-  int64_t sdim[MT_MAX_DIMS], ddim[MT_MAX_DIMS], idx[MT_MAX_DIMS];
-  for (int d = 0; d < rank; d++) {
-    sdim[d] = ext_end(src_sl, d, full) - ext_start(src_sl, d);
-    ddim[d] = ext_end(dst_sl, d, full) - ext_start(dst_sl, d);
-    idx[d] = 0;
-  }
-  int64_t total = slice_nelems(region, full);
-  int64_t inner = rank ? region->length[rank - 1] : 1;
-  for (int64_t done = 0; done < total; done += inner) {
-    int64_t so = 0, dof = 0;
-    for (int d = 0; d < rank; d++) {
-      int64_t a = region->start[d] + idx[d];
-      so = so * sdim[d] + (a - ext_start(src_sl, d));
-      dof = dof * ddim[d] + (a - ext_start(dst_sl, d));
-    }
-    if (src->dtype == TF_STRING) {
-      const TF_TString* from = (const TF_TString*)mt_tensor_data(src) + so;
-      TF_TString* to = (TF_TString*)mt_tensor_data(dst) + dof;
-      for (int64_t k = 0; k < inner; k++)
-        TF_StringCopy(&to[k], TF_StringGetDataPointer(&from[k]), TF_StringGetSize(&from[k]));
-    } else {
-      memcpy((uint8_t*)mt_tensor_data(dst) + dof * es, (const uint8_t*)mt_tensor_data(src) + so * es,
-             (size_t)inner * es);
-    }
-    for (int d = rank - 2; d >= 0; d--) { /* odometer over the outer dims */
-      if (++idx[d] < region->length[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
-static int check_slice_in(const mt_tensor_slice* sl, const mt_shape* full) {
-  if (sl->ndims != full->rank) return 0;
-  for (int d = 0; d < sl->ndims; d++) {
-    if (sl->length[d] < 0) continue;
-    if (sl->start[d] < 0 || sl->start[d] > full->dims[d] ||
-        sl->length[d] > full->dims[d] - sl->start[d])
-      return 0;
-  }
-  return 1;
-}
-
-static void slice_str(const mt_tensor_slice* sl, char* buf, size_t cap) {
-  size_t k = 0;
-  buf[0] = 0;
-  for (int d = 0; d < sl->ndims && k < cap; d++) {
-    if (sl->length[d] < 0)
-      k += (size_t)snprintf(buf + k, cap - k, "%s-", d ? ":" : "");
-    else
-      k += (size_t)snprintf(buf + k, cap - k, "%s%lld,%lld", d ? ":" : "",
-                            (long long)sl->start[d], (long long)sl->length[d]);
-  }
-}
-
 static TF_Tensor* slice_value(mt_bundle_reader* r, const char* key, const mt_bundle_entry* e,
                               const mt_tensor_slice* want, TF_Status* s) {
   const mt_shape* full = &e->shape;
   char buf[512];
-  if (!check_slice_in(want, full)) {
-    slice_str(want, buf, sizeof buf);
+  if (!mt_slice_fits(want, full, NULL)) {
+    mt_slice_str(want, buf, sizeof buf);
     mt_status_setf(s, TF_INVALID_ARGUMENT, "Slice %s does not fit the shape of %s", buf, key);
     return NULL;
   }
@@ -1083,15 +994,15 @@ static TF_Tensor* slice_value(mt_bundle_reader* r, const char* key, const mt_bun
   int64_t covered = 0;
   for (int i = 0; i < nstored; i++) {
     mt_tensor_slice x;
-    if (!check_slice_in(&stored[i], full)) {
+    if (!mt_slice_fits(&stored[i], full, NULL)) {
       mt_status_setf(s, TF_DATA_LOSS, "Stored slice of %s does not fit its shape (%s)", key,
                      r->index_path);
       return NULL;
     }
-    if (intersect(&stored[i], want, full, &x)) covered += slice_nelems(&x, full);
+    if (mt_slice_intersect(&stored[i], want, full, &x)) covered += mt_slice_nelems(&x, full);
   }
-  if (covered != slice_nelems(want, full)) {
-    slice_str(want, buf, sizeof buf);
+  if (covered != mt_slice_nelems(want, full)) {
+    mt_slice_str(want, buf, sizeof buf);
     mt_status_setf(s, TF_INVALID_ARGUMENT,
                    "Does not have sufficient slices for partitioned tensor %s to restore in "
                    "slice_spec: %s",
@@ -1099,11 +1010,11 @@ static TF_Tensor* slice_value(mt_bundle_reader* r, const char* key, const mt_bun
     return NULL;
   }
   int64_t dims[MT_MAX_DIMS];
-  for (int d = 0; d < full->rank; d++) dims[d] = ext_end(want, d, full) - ext_start(want, d);
+  for (int d = 0; d < full->rank; d++) dims[d] = mt_slice_end(want, d, full) - mt_slice_start(want, d);
   TF_Tensor* out = mt_tensor_new(e->dtype, dims, full->rank, s);
   for (int i = 0; out && i < nstored; i++) {
     mt_tensor_slice x;
-    if (!intersect(&stored[i], want, full, &x)) continue;
+    if (!mt_slice_intersect(&stored[i], want, full, &x)) continue;
     TF_Tensor* part = NULL;
     if (e->nslices == 0) {
       part = entry_value(r, key, e, s);
@@ -1114,7 +1025,7 @@ static TF_Tensor* slice_value(mt_bundle_reader* r, const char* key, const mt_bun
       if (!skey) {
         oom(s);
       } else if (entry_by_key(r, skey, klen, key, &se, s)) {
-        int64_t want_n = slice_nelems(&stored[i], full);
+        int64_t want_n = mt_slice_nelems(&stored[i], full);
         if (se.dtype != e->dtype || mt_shape_nelems(&se.shape) != want_n)
           mt_status_setf(s, TF_DATA_LOSS, "Stored slice of %s has the wrong dtype or size (%s)",
                          key, r->index_path);
@@ -1128,7 +1039,8 @@ static TF_Tensor* slice_value(mt_bundle_reader* r, const char* key, const mt_bun
       mt_tensor_free(out);
       return NULL;
     }
-    copy_region(part, &stored[i], out, want, &x, full);
+    mt_slice_copy(mt_tensor_data(part), &stored[i], mt_tensor_data(out), want, &x, full,
+                  part->dtype);
     mt_tensor_free(part);
   }
   return out;
@@ -1476,7 +1388,7 @@ int mt_parse_shape_and_slice(const char* spec, mt_shape* full, mt_tensor_slice* 
   }
   char fb[256], sb[256];
   if (slice->ndims != full->rank) {
-    slice_str(slice, sb, sizeof sb);
+    mt_slice_str(slice, sb, sizeof sb);
     mt_status_setf(s, TF_INTERNAL, "Mismatching ranks: shape = %s, slice = %s",
                    mt_shape_str(full, fb, sizeof fb), sb);
     return 0;
@@ -1486,7 +1398,7 @@ int mt_parse_shape_and_slice(const char* spec, mt_shape* full, mt_tensor_slice* 
     if (slice->length[d] < 0) {
       slice_shape->dims[d] = full->dims[d];
     } else if (slice->start[d] + slice->length[d] > full->dims[d]) {
-      slice_str(slice, sb, sizeof sb);
+      mt_slice_str(slice, sb, sizeof sb);
       mt_status_setf(s, TF_INVALID_ARGUMENT,
                      "Extent in dimension %d out of bounds: shape = %s, slice = %s", d,
                      mt_shape_str(full, fb, sizeof fb), sb);

@@ -28,15 +28,10 @@
 #include <stdint.h>
 #include "runtime/attr.h"
 #include "runtime/table.h"
+#include "runtime/tensor_slice.h"
 #include "tensorflow/c/tf_status.h"
 
-/* One TensorSliceProto: per dimension a start and a length (-1 = the whole
- * dimension, TensorFlow's "-" and kFullExtent). */
-typedef struct mt_tensor_slice {
-  int ndims;
-  int64_t start[MT_MAX_DIMS];
-  int64_t length[MT_MAX_DIMS];
-} mt_tensor_slice;
+
 
 typedef struct mt_bundle_entry {
   TF_DataType dtype;

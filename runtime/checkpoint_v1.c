@@ -52,31 +52,7 @@ int mt_v1_kernel_dtype(TF_DataType dt) {
   }
 }
 
-/* ---- slices ---- */
-
-static int64_t ext_lo(const mt_tensor_slice* sl, int d) { return sl->length[d] < 0 ? 0 : sl->start[d]; }
-static int64_t ext_hi(const mt_tensor_slice* sl, int d, const mt_shape* full) {
-  return sl->length[d] < 0 ? full->dims[d] : sl->start[d] + sl->length[d];
-}
-
-static int64_t slice_count(const mt_tensor_slice* sl, const mt_shape* full) {
-  int64_t n = 1;
-  for (int d = 0; d < full->rank; d++) n *= ext_hi(sl, d, full) - ext_lo(sl, d);
-  return n;
-}
-
-/* TensorSlice::DebugString: "-" or "start,length" per dim, ':'-joined. */
-static void slice_debug(const mt_tensor_slice* sl, char* buf, size_t cap) {
-  size_t k = 0;
-  buf[0] = 0;
-  for (int d = 0; d < sl->ndims && k < cap; d++) {
-    if (sl->length[d] < 0)
-      k += (size_t)snprintf(buf + k, cap - k, "%s-", d ? ":" : "");
-    else
-      k += (size_t)snprintf(buf + k, cap - k, "%s%lld,%lld", d ? ":" : "", (long long)sl->start[d],
-                            (long long)sl->length[d]);
-  }
-}
+/* ---- slices (geometry in runtime/tensor_slice.h) ---- */
 
 static int same_slice(const mt_tensor_slice* a, const mt_tensor_slice* b) {
   if (a->ndims != b->ndims) return 0;
@@ -91,87 +67,25 @@ static int same_slice(const mt_tensor_slice* a, const mt_tensor_slice* b) {
 /* Same extents once full dims are read as [0, dim). */
 static int same_extents(const mt_tensor_slice* a, const mt_tensor_slice* b, const mt_shape* full) {
   for (int d = 0; d < full->rank; d++)
-    if (ext_lo(a, d) != ext_lo(b, d) || ext_hi(a, d, full) != ext_hi(b, d, full)) return 0;
-  return 1;
-}
-
-static int intersect(const mt_tensor_slice* a, const mt_tensor_slice* b, const mt_shape* full,
-                     mt_tensor_slice* out) {
-  out->ndims = full->rank;
-  for (int d = 0; d < full->rank; d++) {
-    int64_t lo = ext_lo(a, d) > ext_lo(b, d) ? ext_lo(a, d) : ext_lo(b, d);
-    int64_t ha = ext_hi(a, d, full), hb = ext_hi(b, d, full);
-    int64_t hi = ha < hb ? ha : hb;
-    if (hi <= lo) return 0;
-    out->start[d] = lo;
-    out->length[d] = hi - lo;
-  }
+    if (mt_slice_start(a, d) != mt_slice_start(b, d) ||
+        mt_slice_end(a, d, full) != mt_slice_end(b, d, full))
+      return 0;
   return 1;
 }
 
 /* TensorSlice::SliceTensorShape's checks. */
 static int slice_fits(const mt_tensor_slice* sl, const mt_shape* full, TF_Status* s) {
   char a[256], b[256];
-  if (sl->ndims != full->rank) {
-    slice_debug(sl, b, sizeof b);
-    mt_status_setf(s, TF_INTERNAL, "Mismatching ranks: shape = %s, slice = %s",
-                   mt_shape_str(full, a, sizeof a), b);
-    return 0;
-  }
-  for (int d = 0; d < sl->ndims; d++) {
-    if (sl->length[d] < 0) continue;
-    if (sl->start[d] < 0 || sl->start[d] > full->dims[d] ||
-        sl->length[d] > full->dims[d] - sl->start[d]) {
-      slice_debug(sl, b, sizeof b);
-      mt_status_setf(s, TF_INVALID_ARGUMENT,
-                     "Extent in dimension %d out of bounds: shape = %s, slice = %s", d,
-                     mt_shape_str(full, a, sizeof a), b);
-      return 0;
-    }
-  }
-  return 1;
-}
-
-static size_t elem_size(TF_DataType dt) {
-  return dt == TF_STRING ? sizeof(TF_TString) : TF_DataTypeSize(dt);
-}
-
-/* Copies the intersection `region` from `src` (holding slice src_sl) into
- * `dst` (holding slice dst_sl) of a tensor of shape `full`, as TensorFlow's
- * CopyDataFromTensorSliceToTensorSlice. */
-static void copy_region(const uint8_t* src, const mt_tensor_slice* src_sl, uint8_t* dst,
-                        const mt_tensor_slice* dst_sl, const mt_tensor_slice* region,
-                        const mt_shape* full, TF_DataType dt) {
-  int rank = full->rank;
-  size_t es = elem_size(dt);
-  int64_t sdim[MT_MAX_DIMS], ddim[MT_MAX_DIMS], idx[MT_MAX_DIMS];
-  for (int d = 0; d < rank; d++) {
-    sdim[d] = ext_hi(src_sl, d, full) - ext_lo(src_sl, d);
-    ddim[d] = ext_hi(dst_sl, d, full) - ext_lo(dst_sl, d);
-    idx[d] = 0;
-  }
-  int64_t total = slice_count(region, full);
-  int64_t inner = rank ? region->length[rank - 1] : 1;
-  for (int64_t done = 0; done < total; done += inner) {
-    int64_t so = 0, dof = 0;
-    for (int d = 0; d < rank; d++) {
-      int64_t at = region->start[d] + idx[d];
-      so = so * sdim[d] + (at - ext_lo(src_sl, d));
-      dof = dof * ddim[d] + (at - ext_lo(dst_sl, d));
-    }
-    if (dt == TF_STRING) {
-      const TF_TString* from = (const TF_TString*)src + so;
-      TF_TString* to = (TF_TString*)dst + dof;
-      for (int64_t k = 0; k < inner; k++)
-        TF_StringCopy(&to[k], TF_StringGetDataPointer(&from[k]), TF_StringGetSize(&from[k]));
-    } else {
-      memcpy(dst + dof * es, src + so * es, (size_t)inner * es);
-    }
-    for (int d = rank - 2; d >= 0; d--) {
-      if (++idx[d] < region->length[d]) break;
-      idx[d] = 0;
-    }
-  }
+  int d;
+  if (mt_slice_fits(sl, full, &d)) return 1;
+  mt_slice_str(sl, b, sizeof b);
+  mt_shape_str(full, a, sizeof a);
+  if (d < 0)
+    mt_status_setf(s, TF_INTERNAL, "Mismatching ranks: shape = %s, slice = %s", a, b);
+  else
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Extent in dimension %d out of bounds: shape = %s, slice = %s", d, a, b);
+  return 0;
 }
 
 /* ---- SavedTensorSlices encoding (saved_tensor_slice.proto) ---- */
@@ -380,7 +294,7 @@ int mt_v1_writer_add(mt_v1_writer* w, const char* name, const mt_shape* full,
                      const mt_tensor_slice* slice, const TF_Tensor* t, TF_Status* s) {
   char a[256], b[256];
   if (full->rank != slice->ndims) {
-    slice_debug(slice, b, sizeof b);
+    mt_slice_str(slice, b, sizeof b);
     mt_status_setf(s, TF_INTERNAL, "Incompatible tensor shape and slice: shape = %s, slice = %s",
                    mt_shape_str(full, a, sizeof a), b);
     return 0;
@@ -839,9 +753,9 @@ static int register_one(mt_v1_reader* r, int file, const char* name, const mt_sh
   if (!slice_fits(sl, &t->shape, s)) return 0;
   for (int k = 0; k < t->n; k++) {
     mt_tensor_slice x;
-    if (intersect(&t->slices[k].slice, sl, &t->shape, &x)) {
-      slice_debug(&t->slices[k].slice, a, sizeof a);
-      slice_debug(sl, b, sizeof b);
+    if (mt_slice_intersect(&t->slices[k].slice, sl, &t->shape, &x)) {
+      mt_slice_str(&t->slices[k].slice, a, sizeof a);
+      mt_slice_str(sl, b, sizeof b);
       mt_status_setf(s, TF_INTERNAL, "Overlapping slices: existing slice = %s, new slice = %s", a,
                      b);
       return 0;
@@ -1038,11 +952,11 @@ static int read_stored(mt_v1_reader* r, const v1_tensor* t, int k, uint8_t* dst,
   free(key);
   if (!e) return copy_failed(s);
   TF_Status* tmp = TF_NewStatus();
-  int ok = decode_record(e->val, e->vlen, t->dtype, dst, slice_count(&vs->slice, &t->shape), tmp);
+  int ok = decode_record(e->val, e->vlen, t->dtype, dst, mt_slice_nelems(&vs->slice, &t->shape), tmp);
   TF_DeleteStatus(tmp);
   if (!ok) {
     char b[256];
-    slice_debug(&vs->slice, b, sizeof b);
+    mt_slice_str(&vs->slice, b, sizeof b);
     mt_status_setf(s, TF_DATA_LOSS,
                    "The record of tensor %s slice \"%s\" in %s does not parse or does not hold "
                    "the slice's values",
@@ -1061,28 +975,28 @@ int mt_v1_reader_copy(mt_v1_reader* r, int i, const mt_tensor_slice* want, TF_Te
   for (int k = 0; k < t->n; k++) {
     mt_tensor_slice x;
     if (same_slice(&t->slices[k].slice, want)) {
-      covered = slice_count(want, full);
+      covered = mt_slice_nelems(want, full);
       break;
     }
-    if (intersect(&t->slices[k].slice, want, full, &x)) covered += slice_count(&x, full);
+    if (mt_slice_intersect(&t->slices[k].slice, want, full, &x)) covered += mt_slice_nelems(&x, full);
   }
-  if (covered != slice_count(want, full)) return copy_failed(s);
+  if (covered != mt_slice_nelems(want, full)) return copy_failed(s);
   for (int k = 0; k < t->n; k++) {
     const mt_tensor_slice* st = &t->slices[k].slice;
     mt_tensor_slice x;
-    if (!intersect(st, want, full, &x)) continue;
+    if (!mt_slice_intersect(st, want, full, &x)) continue;
     if (same_extents(st, want, full)) {
       /* The Saver's case: the record decodes straight into the output. */
       if (!read_stored(r, t, k, mt_tensor_data(out), s)) return 0;
       continue;
     }
     int64_t dims[MT_MAX_DIMS];
-    for (int d = 0; d < full->rank; d++) dims[d] = ext_hi(st, d, full) - ext_lo(st, d);
+    for (int d = 0; d < full->rank; d++) dims[d] = mt_slice_end(st, d, full) - mt_slice_start(st, d);
     TF_Tensor* part = mt_tensor_new(t->dtype, dims, full->rank, s);
     if (!part) return 0;
     int ok = read_stored(r, t, k, mt_tensor_data(part), s);
     if (ok)
-      copy_region(mt_tensor_data(part), st, mt_tensor_data(out), want, &x, full, t->dtype);
+      mt_slice_copy(mt_tensor_data(part), st, mt_tensor_data(out), want, &x, full, t->dtype);
     mt_tensor_free(part);
     if (!ok) return 0;
   }

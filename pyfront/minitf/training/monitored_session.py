@@ -256,6 +256,17 @@ class SessionCreator(metaclass=abc.ABCMeta):
         raise NotImplementedError("create_session is not implemented for {}.".format(self))
 
 
+def _session_manager_for(scaffold):
+    """The SessionManager a session creator uses: the scaffold's local init and
+    readiness ops, in the default graph."""
+    return sm.SessionManager(
+        local_init_op=scaffold.local_init_op,
+        local_init_feed_dict=scaffold.local_init_feed_dict,
+        ready_op=scaffold.ready_op,
+        ready_for_local_init_op=scaffold.ready_for_local_init_op,
+        graph=ops.get_default_graph())
+
+
 class ChiefSessionCreator(SessionCreator):
     """Makes the chief's session: finalizes the scaffold, restores
     `checkpoint_filename_with_path` or the latest checkpoint of `checkpoint_dir` when
@@ -272,12 +283,7 @@ class ChiefSessionCreator(SessionCreator):
 
     def _get_session_manager(self):
         if self._session_manager is None:
-            self._session_manager = sm.SessionManager(
-                local_init_op=self._scaffold.local_init_op,
-                local_init_feed_dict=self._scaffold.local_init_feed_dict,
-                ready_op=self._scaffold.ready_op,
-                ready_for_local_init_op=self._scaffold.ready_for_local_init_op,
-                graph=ops.get_default_graph())
+            self._session_manager = _session_manager_for(self._scaffold)
         return self._session_manager
 
     def create_session(self):
@@ -304,12 +310,7 @@ class WorkerSessionCreator(SessionCreator):
 
     def _get_session_manager(self):
         if self._session_manager is None:
-            self._session_manager = sm.SessionManager(
-                local_init_op=self._scaffold.local_init_op,
-                local_init_feed_dict=self._scaffold.local_init_feed_dict,
-                ready_op=self._scaffold.ready_op,
-                ready_for_local_init_op=self._scaffold.ready_for_local_init_op,
-                graph=ops.get_default_graph())
+            self._session_manager = _session_manager_for(self._scaffold)
         return self._session_manager
 
     def create_session(self):
