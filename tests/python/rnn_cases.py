@@ -78,6 +78,34 @@ def _wrappers(tf):
     return [out, st], {"x:0": _inputs([2, 3, 3])}, [x]
 
 
+def _dropout_seeded(tf):
+    # TF's masks: each dropout's seed is md5(seed + "<input|state|output>_<index>") (the
+    # wrapper's _gen_seed) beside the graph seed; an LSTM's c state is never dropped.
+    # static_rnn: inside a loop TF's draws follow the iterations' (parallel) run order, which
+    # differs between TF's own runs; unrolled, every dropout is its own op and deterministic
+    tf.set_random_seed(7)
+    x = tf.placeholder(tf.float32, [3, 4, 3], name="x")
+    xs = tf.unstack(x, axis=1)
+    lstm = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.LSTMCell(4), input_keep_prob=0.7,
+                                         output_keep_prob=0.8, state_keep_prob=0.6, seed=5)
+    outs, st = tf.nn.static_rnn(lstm, xs, dtype=tf.float32, scope="lstm_rnn")
+    gru = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.GRUCell(3), state_keep_prob=0.5, seed=11)
+    gouts, gst = tf.nn.static_rnn(gru, outs, dtype=tf.float32, scope="gru_rnn")
+    plain = tf.nn.dropout(x, rate=0.4, seed=3)
+    return [tf.stack(gouts, 1), st.c, st.h, gst, plain], {"x:0": _inputs([3, 4, 3])}, [x]
+
+
+def _dropout_variational(tf):
+    # variational_recurrent: one noise per sequence, drawn once (same mask every step)
+    tf.set_random_seed(2)
+    x = tf.placeholder(tf.float32, [2, 5, 3], name="x")
+    cell = tf.nn.rnn_cell.DropoutWrapper(
+        tf.nn.rnn_cell.BasicRNNCell(4), input_keep_prob=0.6, output_keep_prob=0.7,
+        state_keep_prob=0.8, variational_recurrent=True, input_size=3, dtype=tf.float32, seed=9)
+    out, st = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    return [out, st], {"x:0": _inputs([2, 5, 3])}, [x]
+
+
 def _lstm_state_not_tuple(tf):
     x = tf.placeholder(tf.float32, [2, 3, 2], name="x")
     cells = [tf.nn.rnn_cell.BasicLSTMCell(2, state_is_tuple=False, forget_bias=0.5),
@@ -130,6 +158,7 @@ CASES = {
     "static_rnn_sequence_length": _static_rnn_sequence_length,
     "basic_rnn_time_major": _basic_rnn_time_major,
     "lstm_peephole_projection": _lstm_peephole_projection, "wrappers": _wrappers,
+    "dropout_seeded": _dropout_seeded, "dropout_variational": _dropout_variational,
     "lstm_state_not_tuple": _lstm_state_not_tuple,
     "static_bidirectional": _static_bidirectional, "compat_v1_cells": _compat_v1_cells,
     "gru_bidirectional_lengths": _gru_bidirectional_lengths,

@@ -14,6 +14,7 @@ cell's name scope (rnn/lstm_cell/MatMul, rnn/lstm_cell/MatMul_1, ...), with Tens
 sequence, so values equal TensorFlow's.
 """
 import collections
+import hashlib
 
 from minitf.framework import dtypes, ops, tensor_shape, tensor_util
 from minitf.framework.constant_op import constant
@@ -522,22 +523,64 @@ class _RNNCellWrapper(RNNCell):
         return self._call_wrapped_cell(inputs, state, self.cell.__call__, scope=scope)
 
 
+def _default_dropout_state_filter_visitor(substate):
+    """TF's default: an LSTM's memory c is never dropped, only its h."""
+    if isinstance(substate, LSTMStateTuple):
+        return LSTMStateTuple(c=False, h=True)
+    return True
+
+
+def _filtered_structure(visitor, structure):
+    """nest.get_traverse_shallow_structure: for every part of `structure`, whether dropout
+    applies (a bool per leaf, or a deeper structure where the visitor says so)."""
+    keep = visitor(structure)
+    if isinstance(keep, bool):
+        if not keep or not nest.is_nested(structure):
+            return keep
+        return nest._rebuild(structure, [_filtered_structure(visitor, c)
+                                         for c in nest._children(structure)])
+    return keep
+
+
+def _enumerated_map_up_to(shallow, fn, *structures):
+    """fn(index, the leaves of each structure at one leaf of `shallow`), the index counting
+    every leaf of `shallow` in order (TF's _enumerated_map_structure_up_to)."""
+    count = [0]
+
+    def walk(sh, *parts):
+        if not nest.is_nested(sh):
+            r = fn(count[0], *parts)
+            count[0] += 1
+            return r
+        kids = [nest._children(p) for p in parts]
+        return nest._rebuild(sh, [walk(c, *[k[i] for k in kids])
+                                  for i, c in enumerate(nest._children(sh))])
+    return walk(shallow, *structures)
+
+
 class DropoutWrapper(_RNNCellWrapper):
     """Dropout on a cell's inputs, outputs and/or state (tf.nn.rnn_cell.DropoutWrapper).
 
     Args: cell; input_keep_prob, output_keep_prob, state_keep_prob (floats or scalar
-    tensors in (0, 1]; a float 1.0 applies no dropout at all); variational_recurrent (not
-    supported); input_size, dtype; seed; dropout_state_filter_visitor.
-    Raises ValueError for a constant keep probability outside (0, 1].
+    tensors in (0, 1]; a float 1.0 applies no dropout at all); variational_recurrent (one
+    noise per sequence, drawn once when the wrapper is built: the same units are dropped at
+    every step; needs dtype, and input_size when inputs are dropped); input_size (the
+    inputs' depth, nested like them); dtype; seed (each dropout's op seed is derived from it
+    and its place, as TF's, so the masks equal TF's for the same graph seed);
+    dropout_state_filter_visitor (which state parts to drop; default: all but an LSTM's c).
+    Raises ValueError for a constant keep probability outside [0, 1], for
+    variational_recurrent without dtype, or without input_size when inputs are dropped.
     """
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
                  variational_recurrent=False, input_size=None, dtype=None, seed=None,
                  dropout_state_filter_visitor=None, **kwargs):
         super().__init__(cell, dtype=dtype, **kwargs)
-        if variational_recurrent:
-            raise NotImplementedError("minitf's DropoutWrapper has no variational_recurrent")
-        self._seed = seed
+        if dropout_state_filter_visitor is not None and not callable(dropout_state_filter_visitor):
+            raise TypeError("dropout_state_filter_visitor must be callable. Received: %s"
+                            % (dropout_state_filter_visitor,))
+        self._dropout_state_filter = (dropout_state_filter_visitor or
+                                      _default_dropout_state_filter_visitor)
         # Each probability becomes a tensor (Const ops in "DropoutWrapperInit"); a constant
         # one is kept as a float, so 1.0 applies no dropout at all.
         with ops.name_scope("DropoutWrapperInit"):
@@ -553,23 +596,77 @@ class DropoutWrapper(_RNNCellWrapper):
                     setattr(self, "_%s" % attr, float(const_prob))
                 else:
                     setattr(self, "_%s" % attr, tensor_prob)
+        self._variational_recurrent = variational_recurrent
+        self._input_size = input_size
+        self._seed = seed
+        self._recurrent_input_noise = None
+        self._recurrent_state_noise = None
+        self._recurrent_output_noise = None
+        if variational_recurrent:
+            self._make_recurrent_noise(cell, input_size, dtype)
+
+    def _make_recurrent_noise(self, cell, input_size, dtype):
+        """The noise variational_recurrent reuses at every step: uniform [0, 1) of shape
+        [1] + size per part (one mask for the whole batch), drawn in the outer graph."""
+        from minitf.ops import random_ops
+        if dtype is None:
+            raise ValueError("When variational_recurrent=True, dtype must be provided")
+
+        def batch_noise(size, inner_seed):
+            shape = array_ops.concat(([1], tensor_shape.TensorShape(size).as_list()), 0)
+            return random_ops.random_uniform(shape, seed=inner_seed, dtype=dtype)
+
+        def noise_for(sizes, prefix):
+            return _enumerated_map_up_to(
+                sizes, lambda i, size: batch_noise(size, self._gen_seed(prefix, i)), sizes)
+        if not isinstance(self._input_keep_prob, float) or self._input_keep_prob < 1.0:
+            if input_size is None:
+                raise ValueError("When variational_recurrent=True and input_keep_prob < 1.0 or "
+                                 "is unknown, input_size must be provided")
+            self._recurrent_input_noise = noise_for(input_size, "input")
+        self._recurrent_state_noise = noise_for(cell.state_size, "state")
+        self._recurrent_output_noise = noise_for(cell.output_size, "output")
+
+    def _gen_seed(self, salt_prefix, index):
+        """The op seed of dropout `index` of kind salt_prefix: TF's md5 of seed + salt."""
+        if self._seed is None:
+            return None
+        string = (str(self._seed) + "%s_%d" % (salt_prefix, index)).encode("utf-8")
+        return int(hashlib.md5(string).hexdigest()[:8], 16) & 0x7FFFFFFF
 
     @staticmethod
     def _should_dropout(p):
         return (not isinstance(p, float)) or p < 1
 
-    def _dropout(self, values, salt_prefix, keep_prob):
-        return nest.map_structure(
-            lambda v: nn_ops.dropout(v, keep_prob=keep_prob, seed=self._seed), values)
+    def _dropout(self, values, salt_prefix, noise, keep_prob, shallow=None):
+        shallow = values if shallow is None else shallow
+
+        def apply(i, do_dropout, v, *n):
+            if isinstance(do_dropout, bool) and not do_dropout:
+                return v
+            if not self._variational_recurrent:
+                return nn_ops.dropout_v2(v, rate=1. - keep_prob,
+                                         seed=self._gen_seed(salt_prefix, i))
+            # uniform [keep_prob, 1 + keep_prob) floored: 1 with probability keep_prob
+            ret = math_ops.divide(v, keep_prob) * math_ops.floor(keep_prob + n[0])
+            ret.set_shape(v.shape)
+            return ret
+        if self._variational_recurrent:
+            return _enumerated_map_up_to(shallow, apply, shallow, values, noise)
+        return _enumerated_map_up_to(shallow, apply, shallow, values)
 
     def _call_wrapped_cell(self, inputs, state, cell_call_fn, scope=None):
         if self._should_dropout(self._input_keep_prob):
-            inputs = self._dropout(inputs, "input", self._input_keep_prob)
+            inputs = self._dropout(inputs, "input", self._recurrent_input_noise,
+                                   self._input_keep_prob)
         output, new_state = cell_call_fn(inputs, state, scope=scope)
         if self._should_dropout(self._state_keep_prob):
-            new_state = self._dropout(new_state, "state", self._state_keep_prob)
+            shallow = _filtered_structure(self._dropout_state_filter, new_state)
+            new_state = self._dropout(new_state, "state", self._recurrent_state_noise,
+                                      self._state_keep_prob, shallow)
         if self._should_dropout(self._output_keep_prob):
-            output = self._dropout(output, "output", self._output_keep_prob)
+            output = self._dropout(output, "output", self._recurrent_output_noise,
+                                   self._output_keep_prob)
         return output, new_state
 
 
