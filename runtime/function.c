@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "minitf/core/framework/function.pb-c.h"
 #include "runtime/graph_build.h"
+#include "runtime/pb_canon.h"
 #include "runtime/status.h"
 
 /* ---- FunctionDef parsing ---- */
@@ -235,8 +237,11 @@ mt_fn_entry* mt_graph_find_function(TF_Graph* g, const char* name) {
   return e;
 }
 
+/* The same FunctionDef by meaning, as TensorFlow compares them: a library read back
+ * through another serializer (Python's) may list its maps' entries in another order. */
 static int same_definition(const mt_function* a, const mt_function* b) {
-  return a == b || (a->fdef_len == b->fdef_len && memcmp(a->fdef, b->fdef, a->fdef_len) == 0);
+  return a == b || mt_pb_same_message(&tensorflow__function_def__descriptor, a->fdef,
+                                      a->fdef_len, b->fdef, b->fdef_len);
 }
 
 /* Adds one function (no gradient) under lib_mu held. */

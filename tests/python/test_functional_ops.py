@@ -90,3 +90,19 @@ def test_gradients_equal_tensorflows(name):
     for g, w in zip([got["loss"]] + got["grads"], [want["loss"]] + want["grads"]):
         assert g[0] == w[0]  # (dtype, value) pairs
         np.testing.assert_allclose(np.asarray(g[1]), np.asarray(w[1]), rtol=1e-5, atol=1e-6)
+
+
+def test_a_graphs_own_library_imports_into_it_again():
+    """as_graph_def() goes through Python's protobuf, which may write a FunctionDef's map
+    entries (attrs, ret) in another order than the runtime did; the library is still the same
+    one, so importing it next to itself is no conflict (TF compares FunctionDefs by meaning)."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        tf.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+        tf.while_loop(lambda i: i < 5, lambda i: i + 1, [0])
+        tf.import_graph_def(g.as_graph_def(), name="again")
+    assert len(g.as_graph_def().library.function) == 4  # two branches, cond, body: once each
+    with tf.Session(graph=g) as s:
+        got = s.run(["again/cond/Identity:0", "again/while/Identity:0"], {"again/x:0": 3.0})
+    assert got[0] == 6.0 and got[1] == 5  # 3 * 2; counted to 5 (TF 2.21 gives the same)

@@ -59,6 +59,13 @@ def _make_large_const(g, node, content, full_name):
     return g._record_op(c_op, [])
 
 
+def _serialize(graph_def):
+    """The GraphDef's bytes with map entries in key order (deterministic), as the C runtime
+    writes them: a FunctionDef read back from as_graph_def() then equals the one the graph
+    holds byte for byte, so importing a graph's own library into it again is no conflict."""
+    return graph_def.SerializeToString(deterministic=True)
+
+
 def _split_large_consts(graph_def, prefix, input_map):
     """Creates the large Consts of graph_def and returns (the rest of graph_def as bytes,
     the input mappings that route their uses to the created ops, {name: Operation}).
@@ -75,7 +82,7 @@ def _split_large_consts(graph_def, prefix, input_map):
         del content  # now owned by the Const's tensor
     big = made
     if not big:
-        return graph_def.SerializeToString(), {}, {}
+        return _serialize(graph_def), {}, {}
     rest = graph_pb2.GraphDef()
     rest.versions.CopyFrom(graph_def.versions)
     if graph_def.HasField("library"):
@@ -94,7 +101,7 @@ def _split_large_consts(graph_def, prefix, input_map):
         name = key[1:] if key.startswith("^") else key[:-2]
         if key not in input_map:
             extra[key] = made[name] if key.startswith("^") else made[name].outputs[0]
-    return rest.SerializeToString(), extra, made
+    return _serialize(rest), extra, made
 
 
 def _parse_tensor_name(name):
@@ -165,7 +172,7 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
                 data, extra, made = _split_large_consts(graph_def, prefix, input_map)
                 input_map.update(extra)
             else:
-                data = graph_def.SerializeToString()
+                data = _serialize(graph_def)
         opts = c_api.TF_NewImportGraphDefOptions()
         try:
             if prefix:
