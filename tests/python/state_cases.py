@@ -335,9 +335,29 @@ def freeze_graph(tf):
     return out
 
 
+def moving_average_after_train(tf):
+    """ema.apply built under control_dependencies([train_op]), as TF's docs show: the
+    shadow must still move (the update is the AssignSubVariableOp, not the dependency)."""
+    g = tf.Graph()
+    with g.as_default():
+        w = tf.Variable([1.0, 2.0], name="w")
+        train = tf.assign(w, [0.0, 0.0])
+        ema = tf.train.ExponentialMovingAverage(0.5)
+        with tf.control_dependencies([train]):
+            step = ema.apply([w])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            history = []
+            for _ in range(2):
+                sess.run(step)
+                history.append([val(v) for v in sess.run([w, ema.average(w)])])
+    return {"history": history}
+
+
 CASES = {
     "freeze_graph": freeze_graph,
     "moving_average": moving_average,
+    "moving_average_after_train": moving_average_after_train,
     "ref_variable_lifecycle": ref_variable_lifecycle,
     "resource_variable_updates": resource_variable_updates,
     "ref_errors": ref_errors,

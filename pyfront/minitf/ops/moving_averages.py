@@ -28,6 +28,14 @@ def assign_moving_average(variable, value, decay, zero_debias=True, name=None):
         return state_ops.assign_sub(variable, delta)
 
 
+def _assign_of(update):
+    """The AssignSubVariableOp behind a resource update's read, else the update itself."""
+    if update.op.type != "ReadVariableOp":
+        return update
+    assigns = [c for c in update.op.control_inputs if c.type.startswith("Assign")]
+    return assigns[0] if assigns else update
+
+
 class ExponentialMovingAverage:
     """Moving averages of variables (and tensors) by exponential decay:
 
@@ -90,9 +98,9 @@ class ExponentialMovingAverage:
                 decay = math_ops.minimum(decay, (1.0 + num_updates) / (10.0 + num_updates))
             updates = [assign_moving_average(self._averages[id(var)][1], var, decay,
                                              zero_debias=False) for var in var_list]
-            # a resource update returns a read after the AssignSubVariableOp: group the op
-            updates = [u.op.control_inputs[0] if u.op.type == "ReadVariableOp" and
-                       u.op.control_inputs else u for u in updates]
+            # a resource update returns a read after the AssignSubVariableOp: group that op
+            # (the read's other control inputs are the caller's control_dependencies)
+            updates = [_assign_of(u) for u in updates]
             from minitf.ops import control_flow_ops
             return control_flow_ops.group(*updates, name=scope)
 
