@@ -36,11 +36,21 @@ def single_part(tf):
                            partitioner=tf.fixed_size_partitioner(1))
 
 
+def embedding_slots(tf):
+    """The embedding with Adagrad and Momentum slots: each slot of a part is that part of a
+    partitioned slot, saved as a slice of emb/Adagrad, emb/Momentum (TF's keys)."""
+    emb = embedding(tf)
+    loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, [0, 6]))
+    tf.train.AdagradOptimizer(0.1).minimize(loss)
+    tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    return emb
+
+
 # Values assigned (PartitionedVariable.assign of the full value) after initialization.
 ASSIGNED = {"axis1_ref": W}
 
 CASES = {"embedding": embedding, "axis1_ref": axis1_ref, "scoped_minmax": scoped_minmax,
-         "single_part": single_part}
+         "single_part": single_part, "embedding_slots": embedding_slots}
 
 # Partitioner results for (partitioner factory args, shape, dtype name).
 PARTITIONER_CALLS = [

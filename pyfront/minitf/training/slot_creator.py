@@ -21,11 +21,28 @@ def _create_slot_var(primary, val, shape, dtype, validate_shape):
     partitioner = scope.partitioner
     scope.set_partitioner(None)
     try:
-        return variable_scope.get_variable(
+        slot = variable_scope.get_variable(
             "", initializer=val, trainable=False, use_resource=_use_resource(primary),
             shape=shape if callable(val) else None, dtype=dtype, validate_shape=validate_shape)
     finally:
         scope.set_partitioner(partitioner)
+    _slice_like_primary(primary, slot)
+    return slot
+
+
+def _slice_like_primary(primary, slot):
+    """A slot of a part of a partitioned variable is the same part of a partitioned slot:
+    saved as a slice of "<full name>/<slot name>" (emb/Adagrad), as TF's slots are; the
+    slice keeps the slot's rank (none for a scalar slot)."""
+    info = getattr(primary, "_save_slice_info", None)
+    if info is None:
+        return
+    real_slot_name = slot.name[len(primary.op.name + "/"):-2]
+    n = slot.shape.ndims
+    if n is None or n > 0:
+        slot._set_save_slice_info(variables.SaveSliceInfo(
+            info.full_name + "/" + real_slot_name, info.full_shape[:n], info.var_offset[:n],
+            info.var_shape[:n]))
 
 
 def create_slot(primary, val, name, colocate_with_primary=True):
