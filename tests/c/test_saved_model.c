@@ -379,6 +379,35 @@ static void test_pbtxt(void) {
   TF_DeleteStatus(s);
 }
 
+/* A text SavedModel whose op list carries full types (ArgDef.experimental_full_type, on
+ * Shape's output), as TF 2.21 writes it (tests/fixtures/full_type/,
+ * tools/gen_full_type_fixtures.py): y = (x @ ones([3, 2])) * batch. */
+static void test_pbtxt_full_types(void) {
+  const char* serve[] = {"serve"};
+  TF_Status* s = TF_NewStatus();
+  TF_Graph* g = TF_NewGraph();
+  TF_Session* sess = load("tests/fixtures/full_type/saved_model", serve, 1, g, NULL, s);
+  CHECK_OK(s);
+  if (sess) {
+    /* x = [[1, 2, 3], [0.5, -1, 2]]: row sums 6 and 1.5, times the batch size 2 */
+    static const float xv[6] = {1.0f, 2.0f, 3.0f, 0.5f, -1.0f, 2.0f};
+    int64_t dims[2] = {2, 3};
+    TF_Tensor* x = TF_AllocateTensor(TF_FLOAT, dims, 2, sizeof xv);
+    memcpy(TF_TensorData(x), xv, sizeof xv);
+    TF_Output in = out_of(g, "x", 0), out = out_of(g, "y", 0);
+    TF_Tensor* v = NULL;
+    TF_SessionRun(sess, NULL, &in, &x, 1, &out, &v, 1, NULL, 0, NULL, s);
+    CHECK_OK(s);
+    const float want[4] = {12.0f, 12.0f, 3.0f, 3.0f};
+    for (int i = 0; v && i < 4; i++) CHECK_NEAR(((const float*)TF_TensorData(v))[i], want[i], 1e-6);
+    if (v) TF_DeleteTensor(v);
+    TF_DeleteTensor(x);
+    close_session(sess);
+  }
+  TF_DeleteGraph(g);
+  TF_DeleteStatus(s);
+}
+
 /* Malformed text: TF's DataLoss wording, never a crash (every truncation of a piece of the
  * text, and some syntax errors). */
 static void test_bad_pbtxt(void) {
@@ -494,6 +523,7 @@ int main(void) {
   test_missing_variables();
   test_corrupt_pb();
   test_pbtxt();
+  test_pbtxt_full_types();
   test_bad_pbtxt();
   test_pbtxt_syntax();
   remove_tree();
