@@ -184,7 +184,7 @@ def save_loop_meta():
     try:
         with tf.Graph().as_default():
             x, w, loss, train = build_loop_model()
-            saver = tf.train.Saver()
+            saver = tf.train.Saver(save_relative_paths=True)  # no absolute path in the state file
             with tf.Session() as sess:
                 sess.run(tf.global_variables_initializer())
                 saver.save(sess, os.path.join(d, "loop"))
