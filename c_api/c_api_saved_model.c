@@ -44,7 +44,7 @@ static int file_exists(const char* path) {
 static uint8_t* read_all(const char* path, size_t* len, TF_Status* s) {
   FILE* f = fopen(path, "rb");
   if (!f) {
-    mt_status_setf(s, errno == ENOENT ? TF_NOT_FOUND : TF_PERMISSION_DENIED, "%s; %s", path,
+    mt_status_setf(s, mt_errno_code(errno), "%s; %s", path,
                    strerror(errno));
     return NULL;
   }

@@ -227,7 +227,7 @@ static void header_encode(mt_pb_writer* w, int32_t num_shards, int32_t producer,
 static uint8_t* read_file(const char* path, size_t* len, TF_Status* s) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    mt_status_setf(s, errno == ENOENT ? TF_NOT_FOUND : TF_PERMISSION_DENIED, "%s; %s", path,
+    mt_status_setf(s, mt_errno_code(errno), "%s; %s", path,
                    strerror(errno));
     return NULL;
   }
@@ -267,10 +267,7 @@ static int write_all(int fd, const void* data, size_t n) {
 }
 
 static void io_error(TF_Status* s, const char* what, const char* path) {
-  TF_Code code = errno == ENOENT ? TF_NOT_FOUND
-                 : errno == EACCES || errno == EPERM ? TF_PERMISSION_DENIED
-                 : errno == ENOSPC ? TF_RESOURCE_EXHAUSTED : TF_UNKNOWN;
-  mt_status_setf(s, code, "%s%s : %s", what, path, strerror(errno));
+  mt_status_setf(s, mt_errno_code(errno), "%s%s : %s", what, path, strerror(errno));
 }
 
 static char* temp_name(const char* path) {
@@ -324,8 +321,7 @@ static int create_parent_dir(const char* prefix, TF_Status* s) {
   }
   int ok = 1;
   if (dir[0] && mkdir(dir, 0755) != 0 && errno != EEXIST) {
-    mt_status_setf(s, errno == ENOENT ? TF_NOT_FOUND : errno == EACCES ? TF_PERMISSION_DENIED
-                                                     : TF_UNKNOWN,
+    mt_status_setf(s, mt_errno_code(errno),
                    "%s; %s", dir, strerror(errno));
     ok = 0;
   }
@@ -824,7 +820,7 @@ static int shard_fd(mt_bundle_reader* r, int32_t shard, char** path, TF_Status* 
   if (r->fds[shard] < 0) {
     r->fds[shard] = open(*path, O_RDONLY | O_CLOEXEC);
     if (r->fds[shard] < 0) {
-      mt_status_setf(s, errno == ENOENT ? TF_NOT_FOUND : TF_PERMISSION_DENIED, "%s; %s", *path,
+      mt_status_setf(s, mt_errno_code(errno), "%s; %s", *path,
                      strerror(errno));
       return -1;
     }

@@ -1,6 +1,7 @@
 /* TF_Status and small allocation helpers. */
 #include "runtime/status.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,37 @@ void mt_status_append(TF_Status* s, const char* fmt, ...) {
   va_end(ap);
   join_message(s, add, 0);
   free(add);
+}
+
+TF_Code mt_errno_code(int err) {
+  switch (err) {
+    case 0: return TF_OK;
+    case EINVAL: case ENAMETOOLONG: case E2BIG: case EDESTADDRREQ: case EDOM: case EFAULT:
+    case EILSEQ: case ENOPROTOOPT: case ENOTSOCK: case ENOTTY: case EPROTOTYPE: case ESPIPE:
+      return TF_INVALID_ARGUMENT;
+    case ETIMEDOUT: return TF_DEADLINE_EXCEEDED;
+    case ENODEV: case ENOENT: case ENXIO: case ESRCH: return TF_NOT_FOUND;
+    case EEXIST: case EADDRNOTAVAIL: case EALREADY: return TF_ALREADY_EXISTS;
+    case EPERM: case EACCES: case EROFS: return TF_PERMISSION_DENIED;
+    case ENOTEMPTY: case EISDIR: case ENOTDIR: case EADDRINUSE: case EBADF: case EBUSY:
+    case ECHILD: case EISCONN: case ENOTBLK: case ENOTCONN: case EPIPE: case ESHUTDOWN:
+    case ETXTBSY:
+      return TF_FAILED_PRECONDITION;
+    case ENOSPC: case EDQUOT: case EMFILE: case EMLINK: case ENFILE: case ENOBUFS:
+    case ENOMEM: case EUSERS:
+      return TF_RESOURCE_EXHAUSTED;
+    case EFBIG: case EOVERFLOW: case ERANGE: return TF_OUT_OF_RANGE;
+    case ENOSYS: case ENOTSUP: case EAFNOSUPPORT: case EPFNOSUPPORT: case EPROTONOSUPPORT:
+    case ESOCKTNOSUPPORT: case EXDEV:
+      return TF_UNIMPLEMENTED;
+    case EAGAIN: case ECONNREFUSED: case ECONNABORTED: case ECONNRESET: case EINTR:
+    case EHOSTDOWN: case EHOSTUNREACH: case ENETDOWN: case ENETRESET: case ENETUNREACH:
+    case ENOLCK: case ENOLINK:
+      return TF_UNAVAILABLE;
+    case EDEADLK: case ESTALE: return TF_ABORTED;
+    case ECANCELED: return TF_CANCELLED;
+    default: return TF_UNKNOWN;
+  }
 }
 
 void mt_status_copy(TF_Status* dst, const TF_Status* src) {

@@ -19,6 +19,11 @@ void mt_status_prefix(TF_Status* s, const char* fmt, ...) __attribute__((format(
 /* Appends to the message of a non-OK status (keeps the code). */
 void mt_status_append(TF_Status* s, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The TF_Code TensorFlow gives a failed system call's errno (its ErrnoToCode): ENOENT
+ * NotFound, EACCES PermissionDenied, ENOTDIR/EISDIR FailedPrecondition, ENOSPC
+ * ResourceExhausted, ...; Unknown for the rest. */
+TF_Code mt_errno_code(int err);
+
 /* Copies code and message of `src` into `dst`. */
 void mt_status_copy(TF_Status* dst, const TF_Status* src);
 

@@ -456,3 +456,23 @@ def test_group_splits_by_device():
     assert nodes["all/NoOp"] == ("/device:CPU:0", ["^a"])
     assert nodes["all/NoOp_1"] == ("/device:CPU:1", ["^b"])
     assert grp.name == "all"
+
+
+def test_save_under_a_file_is_tfs_value_error(tmp_path):
+    """A prefix whose parent is a file: the save fails with errno ENOTDIR, which TF maps to
+    FailedPrecondition, and Saver.save turns into its ValueError (TF 2.21's wording)."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("not a directory")
+    with tf.Graph().as_default():
+        v = tf.Variable(1.0, name="v")
+        saver = tf.train.Saver()
+        with tf.Session() as sess:
+            sess.run(v.initializer)
+            prefix = str(blocker / "model")
+            with pytest.raises(ValueError) as e:
+                saver.save(sess, prefix)
+            assert str(e.value) == "Parent directory of %s doesn't exist, can't save." % prefix
+            op = tf.raw_ops.SaveV2(prefix=prefix, tensor_names=["v"], shape_and_slices=[""],
+                                   tensors=[tf.constant(1.0)])
+            with pytest.raises(tf.errors.FailedPreconditionError, match="Not a directory"):
+                sess.run(op)
