@@ -48,6 +48,27 @@ def _slice_info_to_proto(var, variable_def, export_scope):
     s.var_shape.extend(info.var_shape)
 
 
+def _variable_def(var, variable, snapshot, is_resource, export_scope):
+    """var as a VariableDef (names relative to export_scope), or None when its node
+    `variable` (the handle or the VariableV2 output) is outside export_scope; snapshot is its
+    read (None: no snapshot_name)."""
+    if export_scope is not None and not variable.name.startswith(export_scope):
+        return None
+    d = variable_pb2.VariableDef()
+    d.variable_name = _strip_scope(variable.name, export_scope)
+    if var._initial_value is not None:
+        d.initial_value_name = _strip_scope(var._initial_value.name, export_scope)
+    d.initializer_name = _strip_scope(var._initializer_op.name, export_scope)
+    if snapshot is not None:
+        d.snapshot_name = _strip_scope(snapshot.name, export_scope)
+    d.is_resource = is_resource
+    d.trainable = var._trainable
+    d.synchronization = getattr(var, "_synchronization", 0)
+    d.aggregation = getattr(var, "_aggregation", 0)
+    _slice_info_to_proto(var, d, export_scope)
+    return d
+
+
 def _registered(op_type):
     return op_type in op_def_library.get_registered_ops()
 
@@ -178,21 +199,7 @@ class ResourceVariable:
     def to_proto(self, export_scope=None):
         """This variable as a VariableDef (names relative to export_scope), or None when it
         is outside export_scope (TensorFlow's ResourceVariable.to_proto)."""
-        if export_scope is not None and not self._handle.name.startswith(export_scope):
-            return None
-        d = variable_pb2.VariableDef()
-        d.variable_name = _strip_scope(self._handle.name, export_scope)
-        if self._initial_value is not None:
-            d.initial_value_name = _strip_scope(self._initial_value.name, export_scope)
-        d.initializer_name = _strip_scope(self._initializer_op.name, export_scope)
-        if self._graph_element is not None:
-            d.snapshot_name = _strip_scope(self._graph_element.name, export_scope)
-        d.is_resource = True
-        d.trainable = self._trainable
-        d.synchronization = getattr(self, "_synchronization", 0)
-        d.aggregation = getattr(self, "_aggregation", 0)
-        _slice_info_to_proto(self, d, export_scope)
-        return d
+        return _variable_def(self, self._handle, self._graph_element, True, export_scope)
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):
@@ -579,19 +586,7 @@ class RefVariable:
     def to_proto(self, export_scope=None):
         """This variable as a VariableDef (names relative to export_scope), or None when it
         is outside export_scope (TensorFlow's RefVariable.to_proto)."""
-        if export_scope is not None and not self._variable.name.startswith(export_scope):
-            return None
-        d = variable_pb2.VariableDef()
-        d.variable_name = _strip_scope(self._variable.name, export_scope)
-        if self._initial_value is not None:
-            d.initial_value_name = _strip_scope(self._initial_value.name, export_scope)
-        d.initializer_name = _strip_scope(self._initializer_op.name, export_scope)
-        d.snapshot_name = _strip_scope(self._snapshot.name, export_scope)
-        d.trainable = self._trainable
-        d.synchronization = getattr(self, "_synchronization", 0)
-        d.aggregation = getattr(self, "_aggregation", 0)
-        _slice_info_to_proto(self, d, export_scope)
-        return d
+        return _variable_def(self, self._variable, self._snapshot, False, export_scope)
 
     @staticmethod
     def from_proto(variable_def, import_scope=None):
