@@ -24,14 +24,14 @@ GEN := build/gen
 GEN_STAMP := $(GEN)/codecs.c
 PROTOS := $(shell find pyfront/minitf -name '*.proto')
 CFLAGS_COMMON += -I$(GEN)
-SRCS := $(wildcard runtime/*.c runtime/kernels/*.c c_api/*.c) $(GEN_STAMP)
+SRCS := $(wildcard runtime/*.c runtime/kernels/*.c runtime/kernels/*/*.c c_api/*.c) $(GEN_STAMP)
 # The one C++ source, the extern "C" shim over RE2 (runtime/regex.h); setup.py compiles it the same way.
 CXXSRCS := $(wildcard runtime/regex/*.cc)
 CXXFLAGS_COMMON := -std=c++17 -fPIC -Wall -Wextra -fvisibility=hidden -I. -I$(DEPS_ROOT)/usr/include -pthread
 CXXOBJS := $(patsubst runtime/regex/%.cc,build/cxx/%.o,$(CXXSRCS))
 ASAN_CXXOBJS := $(patsubst runtime/regex/%.cc,build/asan/cxx/%.o,$(CXXSRCS))
 LDLIBS += -lstdc++
-HDRS := $(wildcard runtime/*.h runtime/kernels/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
+HDRS := $(wildcard runtime/*.h runtime/kernels/*.h runtime/kernels/*/*.h c_api/*.h c_api/include/tensorflow/c/*.h)
 CTESTS := $(patsubst tests/c/%.c,%,$(wildcard tests/c/test_*.c))
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 

@@ -104,9 +104,9 @@ class BuildMinitf(build_ext):
         out = os.path.join(lib_dir, "libc_api.so")
         gen = os.path.abspath(os.path.join(self.build_temp, "gen"))
         codecs = _gen_codecs(gen)
-        srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("c_api/*.c") + [codecs]
+        srcs = _rel("runtime/*.c") + _rel("runtime/kernels/*.c") + _rel("runtime/kernels/*/*.c") + _rel("c_api/*.c") + [codecs]
         cxx_srcs = _rel("runtime/regex/*.cc")
-        deps = ["setup.py"] + srcs + cxx_srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + \
+        deps = ["setup.py"] + srcs + cxx_srcs + _rel("runtime/*.h") + _rel("runtime/kernels/*.h") + _rel("runtime/kernels/*/*.h") + \
             _rel("c_api/*.h") + _rel("c_api/include/tensorflow/c/*.h")
         deps_inc, deps_libdir, deps_libs = _deps()
         deps.append(os.path.join("tools", "deps_link.txt"))
