@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runtime/kernel.h"
+#include "runtime/placement.h"
 #include "runtime/resource.h"
 #include "runtime/session.h"
 #include "runtime/executor_internal.h"
@@ -256,6 +257,18 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
     return NULL;
   }
   return p;
+}
+
+/* Nodes without inputs (constants) are checked last: TensorFlow's placer places such
+ * generator nodes with their consumer, so the consumer is the node its error names. */
+int mt_plan_check_devices(const mt_plan* p, int cpus, TF_Status* s) {
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < p->nnodes; k++) {
+      const TF_Operation* op = p->nodes[k].op;
+      if ((op->ninputs == 0) != pass) continue;
+      if (!mt_check_device(op->name, op->device, cpus, s)) return 0;
+    }
+  return 1;
 }
 
 const TF_Tensor* mt_const_value(const TF_Operation* op) {

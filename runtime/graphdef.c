@@ -1026,7 +1026,7 @@ void mt_op_list_to_proto(mt_pb_writer* w, const mt_registry* reg) {
 }
 
 /* ConfigProto, decoded with the protoc-c codec generated from config.proto: the thread
- * counts, use_per_session_threads and operation_timeout_in_ms. */
+ * counts, use_per_session_threads, operation_timeout_in_ms, allow_soft_placement and device_count["CPU"]. */
 int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions* opts,
                          TF_Status* s) {
   Tensorflow__ConfigProto* c = tensorflow__config_proto__unpack(NULL, len, data);
@@ -1040,6 +1040,10 @@ int mt_config_from_proto(const void* data, size_t len, struct TF_SessionOptions*
   opts->inter_op_threads = c->inter_op_parallelism_threads;
   opts->use_per_session_threads = c->use_per_session_threads != 0;
   opts->operation_timeout_ms = c->operation_timeout_in_ms;
+  opts->allow_soft_placement = c->allow_soft_placement != 0;
+  for (size_t k = 0; k < c->n_device_count; k++)
+    if (c->device_count[k]->key && strcmp(c->device_count[k]->key, "CPU") == 0)
+      opts->cpu_devices = c->device_count[k]->value;
   tensorflow__config_proto__free_unpacked(c, NULL);
   return 1;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "runtime/status.h"
 
@@ -44,6 +45,9 @@ TF_Session* mt_session_new(TF_Graph* g, const struct TF_SessionOptions* opts, TF
   sess->graph = g;
   if (opts) sess->opts = *opts;
   sess->opts.target = NULL;
+  if (sess->opts.cpu_devices < 1) sess->opts.cpu_devices = 1;
+  if (getrandom(&sess->device_seed, sizeof sess->device_seed, 0) != sizeof(uint64_t))
+    sess->device_seed = (uint64_t)(uintptr_t)sess;
   mt_state_init(&sess->state);
   pthread_mutex_init(&sess->mu, NULL);
   pthread_cond_init(&sess->idle, NULL);
@@ -267,6 +271,11 @@ static mt_plan* get_plan(TF_Session* sess, const TF_Output* feeds, int nfeeds,
   }
   pthread_mutex_lock(&sess->graph->mu);
   mt_plan* p = mt_plan_build(sess->graph, feeds, nfeeds, fetches, nfetches, targets, ntargets, s);
+  if (p && !sess->opts.allow_soft_placement &&
+      !mt_plan_check_devices(p, sess->opts.cpu_devices, s)) {
+    mt_plan_free(p);
+    p = NULL;
+  }
   pthread_mutex_unlock(&sess->graph->mu);
   if (!p) {
     free(key);

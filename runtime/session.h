@@ -16,6 +16,11 @@ struct TF_SessionOptions {
   /* ConfigProto.operation_timeout_in_ms: the step deadline of runs whose
    * RunOptions give none (<= 0: none), as TensorFlow's DirectSession. */
   int64_t operation_timeout_ms;
+  /* ConfigProto.allow_soft_placement: a node asking for a device this runtime lacks runs
+   * on the CPU instead of failing to place. */
+  int allow_soft_placement;
+  /* ConfigProto.device_count["CPU"] (at least 1): the CPU devices nodes may name. */
+  int cpu_devices;
 };
 
 typedef struct mt_plan mt_plan;
@@ -50,6 +55,7 @@ struct TF_Session {
   int nplans, plans_cap;
   mt_plan** plans;
   int graph_nops_at_plan; /* plans are rebuilt when the graph grew */
+  uint64_t device_seed;   /* random per session: its devices' incarnations derive from it */
 };
 
 /* Builds an execution plan for (feeds, fetches, targets): prunes to what is
@@ -62,6 +68,9 @@ mt_plan* mt_plan_build(TF_Graph* g, const TF_Output* feeds, int nfeeds, const TF
 void mt_plan_run(mt_plan* p, mt_session_state* st, TF_Tensor* const* feed_values,
                  TF_Tensor** outputs, const struct TF_SessionOptions* opts, TF_Status* s);
 void mt_plan_free(mt_plan* p);
+/* 1 when every node of `p` asks for no device or for one of the `cpus` local CPUs; else 0
+ * with TF_INVALID_ARGUMENT naming the first that does not (runtime/placement.h). */
+int mt_plan_check_devices(const mt_plan* p, int cpus, TF_Status* s);
 /* mt_plan_run that, when `stats` is not NULL, records each executed node's
  * timing into it (stats->nodes is allocated here; the caller frees it with
  * mt_step_stats_free, also on error). */

@@ -308,3 +308,28 @@ def test_truncated_and_corrupt_data_is_data_loss(tmp_path):
             with pytest.raises(errors.DataLossError) as e:
                 restore(prefix, [n], [dt])
             assert what in str(e.value) and "/c/model" in str(e.value), str(e.value)
+
+
+def test_reader_names_a_missing_data_shard(tmp_path):
+    # TF 2.21: NewCheckpointReader opens every shard the header counts and fails with the
+    # file's path and strerror.
+    with tf.Graph().as_default():
+        tf.Variable([1.0, 2.0], name="v")
+        saver = tf.train.Saver(sharded=True)
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            prefix = saver.save(sess, str(tmp_path / "m"))
+    shard = prefix + ".data-00000-of-00001"
+    os.remove(shard)
+    with pytest.raises(errors.NotFoundError) as e:
+        tf.train.NewCheckpointReader(prefix)
+    assert e.value.message == "%s; No such file or directory" % shard
+
+
+def test_update_checkpoint_state_in_a_missing_directory():
+    # TF 2.21: NotFoundError "<dir>/checkpoint.tmp<suffix>; No such file or directory".
+    with pytest.raises(errors.NotFoundError) as e:
+        tf.train.update_checkpoint_state("/nonexistent_dir_mt", "/nonexistent_dir_mt/m")
+    msg = e.value.message
+    assert msg.startswith("/nonexistent_dir_mt/checkpoint.tmp")
+    assert msg.endswith("; No such file or directory")

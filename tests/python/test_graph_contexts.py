@@ -203,3 +203,65 @@ def test_attr_scope_and_kernel_label_map(graph):
                             "buffers or callables that emit AttrValue protocol buffers")
     r2 = tf.identity(a, name="r2")
     assert "_kernel" not in r2.op.node_def.attr and "_foo" not in r2.op.node_def.attr
+
+
+# Placement: the local CPU is the only device (TF 2.21 on a CPU-only machine gives the same
+# InvalidArgumentError text, its available-device list being this one CPU).
+@pytest.mark.parametrize("device", ["/device:CPU:0", "/cpu:0", "/device:CPU:*", "CPU:0",
+                                    "/job:localhost/replica:0/task:0/device:CPU:0",
+                                    "/job:localhost", "/task:0", ""])
+def test_local_devices_place(device):
+    with tf.Graph().as_default():
+        with tf.device(device):
+            c = tf.constant(1.0) + 1
+        with tf.Session() as sess:
+            assert sess.run(c) == 2.0
+
+
+@pytest.mark.parametrize("device", ["/device:GPU:3", "/gpu:0", "/device:CPU:1",
+                                    "/job:worker/task:0", "/replica:1", "/task:2/cpu:0"])
+def test_unknown_device_fails_to_place(device):
+    canonical = tf.DeviceSpec.from_string(device).to_string()
+    with tf.Graph().as_default():
+        with tf.device(device):
+            c = tf.constant(1.0) + 1
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                sess.run(c)
+    assert ("Cannot assign a device for operation add: {{node add}} was explicitly assigned to "
+            "%s but available devices are [ /job:localhost/replica:0/task:0/device:CPU:0 ]. "
+            "Make sure the device specification refers to a valid device." % canonical
+            ) in str(e.value)
+
+
+def test_soft_placement_runs_on_cpu():
+    with tf.Graph().as_default():
+        with tf.device("/device:GPU:3"):
+            c = tf.constant(1.0) + 1
+        config = tf.ConfigProto(allow_soft_placement=True)
+        with tf.Session(config=config) as sess:
+            assert sess.run(c) == 2.0
+
+
+def test_device_count_gives_more_cpus():
+    # TF 2.21 with ConfigProto(device_count={"CPU": 2}): /cpu:1 places, /cpu:2 fails naming
+    # both devices; list_devices lists both.
+    config = tf.ConfigProto(device_count={"CPU": 2})
+    with tf.Graph().as_default():
+        with tf.device("/cpu:1"):
+            ok = tf.constant(1.0) + 1
+        with tf.device("/cpu:2"):
+            bad = tf.constant(1.0) + 2
+        with tf.Session(config=config) as sess:
+            assert sess.run(ok) == 2.0
+            assert [d.name for d in sess.list_devices()] == [
+                "/job:localhost/replica:0/task:0/device:CPU:0",
+                "/job:localhost/replica:0/task:0/device:CPU:1"]
+            incarnations = [d.incarnation for d in sess.list_devices()]
+            assert all(0 < i < 2 ** 64 for i in incarnations)
+            assert [d.incarnation for d in sess.list_devices()] == incarnations
+            with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                sess.run(bad)
+    assert ("was explicitly assigned to /device:CPU:2 but available devices are [ "
+            "/job:localhost/replica:0/task:0/device:CPU:0, "
+            "/job:localhost/replica:0/task:0/device:CPU:1 ]") in str(e.value)

@@ -76,7 +76,7 @@ def test_tf_checkpoint_restores_with_tfs_values(name, tmp_path):
     """A checkpoint written by TensorFlow's Saver restores into minitf's variables."""
     d = _copy_case(name, tmp_path)
     g, saver, var_list = _build(name)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         saver.restore(sess, tf.train.latest_checkpoint(d))
         _check_values({k: saver_cases.jsonable(v)
                        for k, v in saver_cases.values_of(sess, var_list).items()},
@@ -89,7 +89,7 @@ def test_save_writes_what_tf_wrote(name, tmp_path):
     fresh graph gives the values back."""
     g, saver, var_list = _build(name)
     d = str(tmp_path)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         train = tf.get_collection("train_op")
         if train:
@@ -106,7 +106,7 @@ def test_save_writes_what_tf_wrote(name, tmp_path):
     for k, v in values.items():
         assert saver_cases.jsonable(tf.train.load_variable(d, k)) == v, k
     g2, saver2, var_list2 = _build(name)
-    with g2.as_default(), tf.Session() as sess:
+    with g2.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         saver2.restore(sess, path)
         _check_values(saver_cases.values_of(sess, var_list2), values)
 
@@ -144,7 +144,7 @@ def _undir(paths, d):
 def test_max_to_keep_state_file_and_latest(tmp_path):
     d = str(tmp_path)
     g, _, saver = _counter_graph()
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         returned = [saver.save(sess, os.path.join(d, "model"), global_step=s,
                                write_meta_graph=False) for s in (10, 20, 30, 40)]
@@ -165,7 +165,7 @@ def test_max_to_keep_state_file_and_latest(tmp_path):
 def test_max_to_keep_deletes_oldest_first(tmp_path):
     d = str(tmp_path)
     g, x, saver = _counter_graph(max_to_keep=3)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         gone = []
         for step in range(1, 7):
@@ -182,14 +182,14 @@ def test_max_to_keep_deletes_oldest_first(tmp_path):
 def test_max_to_keep_none_keeps_all_and_resave_moves_to_end(tmp_path):
     d = str(tmp_path)
     g, _, saver = _counter_graph(max_to_keep=None)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         for step in (1, 2, 3):
             saver.save(sess, os.path.join(d, "m"), global_step=step, write_meta_graph=False)
     assert saver.last_checkpoints == []  # TF records nothing when max_to_keep is 0/None
     assert all(os.path.exists(os.path.join(d, "m-%d.index" % s)) for s in (1, 2, 3))
     g, _, saver = _counter_graph(max_to_keep=5)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         for step in (1, 2, 1):
             saver.save(sess, os.path.join(d, "m"), global_step=step, write_meta_graph=False)
@@ -200,7 +200,7 @@ def test_keep_checkpoint_every_n_hours(tmp_path):
     """A checkpoint made after the next keep time survives max_to_keep."""
     d = str(tmp_path)
     g, _, saver = _counter_graph(max_to_keep=1, keep_checkpoint_every_n_hours=1.0)
-    with g.as_default(), tf.Session() as sess:
+    with g.as_default(), tf.Session(config=saver_cases.session_config(tf)) as sess:
         sess.run(tf.global_variables_initializer())
         saver.save(sess, os.path.join(d, "m"), global_step=1, write_meta_graph=False)
         # Pretend m-1 was written 2 hours after the Saver was built.

@@ -6,7 +6,6 @@ structures; feeds keyed by Tensor or tensor name; context manager; close;
 default session for Tensor.eval / Operation.run.
 """
 import collections
-import random
 import re
 import threading
 
@@ -178,10 +177,6 @@ class _DeviceAttributes:
             self.name, self.device_type, self.memory_limit_bytes, self.incarnation)
 
 
-_CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
-_CPU_MEMORY_LIMIT = 268435456  # what TensorFlow 2.21 reports for its CPU device
-
-
 class _PartialRun:
     """State of one partial_run_setup handle as the client sees it: the
     declared feeds/fetches (by tensor name), the names fed and fetched so
@@ -267,7 +262,6 @@ class BaseSession:
         finally:
             c_api.TF_DeleteSessionOptions(opts)
         self._config = config
-        self._incarnation = random.SystemRandom().getrandbits(63) | 1
         self._default_session_ctx = None
         self._default_graph_ctx = None
 
@@ -291,13 +285,22 @@ class BaseSession:
         return ops._default_session_stack.get_controller(self)
 
     def list_devices(self):
-        """The session's devices: one _DeviceAttributes for the CPU, named
-        "/job:localhost/replica:0/task:0/device:CPU:0" (type "CPU",
-        memory_limit_bytes 268435456, a random 64-bit incarnation).
-        Raises CancelledError "Session has been closed." once closed."""
+        """The session's devices (TF_SessionListDevices): one _DeviceAttributes per CPU,
+        "/job:localhost/replica:0/task:0/device:CPU:<i>" (one, or ConfigProto's
+        device_count["CPU"]), type "CPU", memory_limit_bytes 268435456 and a random 64-bit
+        incarnation fixed for the session. Raises CancelledError "Session has been
+        closed." once closed."""
         if self._closed:
             raise errors.CancelledError(None, None, "Session has been closed.")
-        return [_DeviceAttributes(_CPU_DEVICE, "CPU", _CPU_MEMORY_LIMIT, self._incarnation)]
+        devices = c_api.TF_SessionListDevices(self._session)
+        try:
+            return [_DeviceAttributes(c_api.TF_DeviceListName(devices, i),
+                                      c_api.TF_DeviceListType(devices, i),
+                                      c_api.TF_DeviceListMemoryBytes(devices, i),
+                                      c_api.TF_DeviceListIncarnation(devices, i))
+                    for i in range(c_api.TF_DeviceListCount(devices))]
+        finally:
+            c_api.TF_DeleteDeviceList(devices)
 
     def close(self):
         """Closes the session and frees its resources (variables). Idempotent."""

@@ -162,3 +162,22 @@ def _status_to_exception(code, message):
     if cls is None:
         return UnknownError(None, None, message)
     return cls(None, None, message)
+
+
+def _from_os_error(err, path):
+    """The OpError TensorFlow's file system raises for an OSError on `path`: TF's
+    ErrnoToCode classes (the runtime's mt_errno_code) and its "<path>; <strerror>" text."""
+    import errno
+    by_errno = {
+        errno.ENOENT: NotFoundError, errno.ENODEV: NotFoundError, errno.ENXIO: NotFoundError,
+        errno.EEXIST: AlreadyExistsError, errno.EPERM: PermissionDeniedError,
+        errno.EACCES: PermissionDeniedError, errno.EROFS: PermissionDeniedError,
+        errno.ENOTDIR: FailedPreconditionError, errno.EISDIR: FailedPreconditionError,
+        errno.ENOTEMPTY: FailedPreconditionError, errno.EBUSY: FailedPreconditionError,
+        errno.ENOSPC: ResourceExhaustedError, errno.EDQUOT: ResourceExhaustedError,
+        errno.EMFILE: ResourceExhaustedError, errno.ENFILE: ResourceExhaustedError,
+        errno.ENAMETOOLONG: InvalidArgumentError, errno.EINVAL: InvalidArgumentError,
+        errno.EFBIG: OutOfRangeError,
+    }
+    cls = by_errno.get(err.errno, UnknownError)
+    return cls(None, None, "%s; %s" % (path, err.strerror))

@@ -13,6 +13,7 @@ import re
 
 from google.protobuf import text_format
 
+from minitf.framework import errors
 from minitf.core.protobuf import saver_pb2
 from minitf.training.checkpoint_state_pb2 import CheckpointState
 
@@ -28,10 +29,18 @@ def _matching_files(pattern):
 
 
 def _atomic_write(path, text):
+    """Writes `text` to a temporary file beside `path`, then renames it over `path` (as TF's
+    WriteStringToFile + RenameFile). OSError becomes TF's OpError for the file."""
     tmp = "%s.tmp%d" % (path, os.getpid())
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+    except OSError as e:
+        raise errors._from_os_error(e, tmp) from None
+    try:
+        os.replace(tmp, path)
+    except OSError as e:
+        raise errors._from_os_error(e, tmp) from None
 
 
 def generate_checkpoint_state_proto(save_dir, model_checkpoint_path,

@@ -241,6 +241,7 @@ class CheckpointReader:
             return
         table = _Table(_index_name(prefix))
         self._entries = {}
+        self._check_shards(table)
         for key, value in table.entries:
             # "" holds the BundleHeaderProto; keys of stored slices start with OrderedCode's
             # byte 0 and are listed in their tensor's entry instead.
@@ -253,6 +254,22 @@ class CheckpointReader:
                 raise errors.DataLossError(None, None, "Entry for key %s not parseable."
                                            % key.decode(errors="replace")) from None
             self._entries[key.decode()] = entry
+
+    def _check_shards(self, table):
+        """TensorFlow's BundleReader opens every data shard the header counts: a missing one
+        is NotFoundError "<shard path>; No such file or directory"."""
+        header = tensor_bundle_pb2.BundleHeaderProto()
+        for key, value in table.entries:
+            if not key:
+                try:
+                    header.ParseFromString(value)
+                except Exception:  # noqa: BLE001 - protobuf's DecodeError
+                    raise errors.DataLossError(None, None, "Unable to parse header") from None
+                break
+        for shard in range(header.num_shards):
+            path = "%s.data-%05d-of-%05d" % (self._prefix, shard, header.num_shards)
+            if not os.path.exists(path):
+                raise errors.NotFoundError(None, None, "%s; No such file or directory" % path)
 
     def has_tensor(self, name):
         """True when the checkpoint holds a tensor named `name`."""
@@ -294,7 +311,10 @@ class CheckpointReader:
         try:
             value = sess.run(read, {name_ph: np.array([tensor_str], dtype=object)})
         except errors.OpError as e:
-            raise type(e)(None, None, e.message.split("\n")[0]) from None
+            # The runtime's own message is the last line of Session.run's "Graph execution
+            # error" text.
+            lines = [ln for ln in e.message.splitlines() if ln.strip()]
+            raise type(e)(None, None, lines[-1] if lines else e.message) from None
         return value
 
     def _check_v1_get(self, name):
