@@ -135,3 +135,28 @@ def test_v1_control_flow_gives_tensorflows_values_and_gradients(name):
     assert {"Enter", "Exit", "TensorArrayV3"} <= types and "While" not in types
     _close(got["values"], EXPECTED[name]["values"], name)
     _close(got["grads"], EXPECTED[name]["grads"], name + ".grads")
+
+
+def test_multi_rnn_cell_op_names_as_tf():
+    # TF 2.21 (tools: printed from real TF): a plain RNNCell (MultiRNNCell) re-enters the
+    # variable scope of its first call, so static_rnn's ops land under rnn/rnn/...; the
+    # built-in LayerRNNCells name theirs rnn/<cell>/...; variables are rnn/... for both.
+    with tf.Graph().as_default() as g:
+        x = [tf.placeholder(tf.float32, [2, 3]) for _ in range(2)]
+        cell = tf.nn.rnn_cell.MultiRNNCell([tf.nn.rnn_cell.BasicLSTMCell(4) for _ in range(2)])
+        tf.nn.static_rnn(cell, x, dtype=tf.float32)
+        matmuls = [o.name for o in g.get_operations() if o.type == "MatMul"]
+        assert matmuls == ["rnn/rnn/multi_rnn_cell/cell_0/basic_lstm_cell/MatMul",
+                           "rnn/rnn/multi_rnn_cell/cell_1/basic_lstm_cell/MatMul",
+                           "rnn/rnn/multi_rnn_cell/cell_0/basic_lstm_cell/MatMul_1",
+                           "rnn/rnn/multi_rnn_cell/cell_1/basic_lstm_cell/MatMul_1"]
+        assert [v.name for v in tf.global_variables()] == [
+            "rnn/multi_rnn_cell/cell_0/basic_lstm_cell/kernel:0",
+            "rnn/multi_rnn_cell/cell_0/basic_lstm_cell/bias:0",
+            "rnn/multi_rnn_cell/cell_1/basic_lstm_cell/kernel:0",
+            "rnn/multi_rnn_cell/cell_1/basic_lstm_cell/bias:0"]
+    with tf.Graph().as_default() as g:
+        x = [tf.placeholder(tf.float32, [2, 3]) for _ in range(2)]
+        tf.nn.static_rnn(tf.nn.rnn_cell.BasicLSTMCell(4), x, dtype=tf.float32)
+        assert [o.name for o in g.get_operations() if o.type == "MatMul"] == [
+            "rnn/basic_lstm_cell/MatMul", "rnn/basic_lstm_cell/MatMul_1"]

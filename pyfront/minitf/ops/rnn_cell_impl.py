@@ -152,7 +152,24 @@ class RNNCell:
                     self._scope = s
 
     def __call__(self, inputs, state, scope=None):
-        """(output, new_state) of one step; builds the cell's variables on the first call."""
+        """(output, new_state) of one step; builds the cell's variables on the first call.
+
+        As TF's RNNCell, the step runs inside `scope` or else inside the variable scope
+        current at the first call, re-entered by object: that opens a name scope named after
+        its last component within the current one, so a MultiRNNCell under static_rnn's
+        "rnn" scope creates its ops under "rnn/rnn/multi_rnn_cell/" (variables stay
+        "rnn/multi_rnn_cell/..."). LayerRNNCell (the built-in cells) skips this."""
+        if scope is not None:
+            with vs.variable_scope(scope) as entered:
+                return self._layer_call(inputs, state, entered)
+        outer = getattr(self, "_rnncell_scope", None)
+        if outer is None:
+            outer = self._rnncell_scope = vs.get_variable_scope()
+        with vs.variable_scope(outer):
+            return self._layer_call(inputs, state)
+
+    def _layer_call(self, inputs, state, scope=None):
+        """The tf.layers Layer.__call__ part: the cell's own scope, built once."""
         self._set_scope(scope)
         if self._dtype is None:
             first = nest.flatten(inputs)[0]
@@ -187,7 +204,13 @@ class RNNCell:
             return _zero_state_tensors(self.state_size, batch_size, dtype)
 
 
-LayerRNNCell = RNNCell
+class LayerRNNCell(RNNCell):
+    """An RNNCell called directly in its own layer scope (TF's LayerRNNCell, the base of
+    BasicRNNCell, GRUCell, BasicLSTMCell and LSTMCell): no outer scope is re-entered, so
+    its ops are named "rnn/basic_lstm_cell/..." under static_rnn."""
+
+    def __call__(self, inputs, state, scope=None):
+        return self._layer_call(inputs, state, scope)
 
 
 def _input_depth(inputs_shape, cls):
@@ -198,7 +221,7 @@ def _input_depth(inputs_shape, cls):
     return depth
 
 
-class BasicRNNCell(RNNCell):
+class BasicRNNCell(LayerRNNCell):
     """output = new_state = activation(W [inputs, state] + b) (tf.nn.rnn_cell.BasicRNNCell).
 
     Args: num_units; activation (default tanh); reuse; name; dtype.
@@ -227,7 +250,7 @@ class BasicRNNCell(RNNCell):
         return output, output
 
 
-class GRUCell(RNNCell):
+class GRUCell(LayerRNNCell):
     """Gated recurrent unit cell (tf.nn.rnn_cell.GRUCell, Cho et al. 2014).
 
     Args: num_units; activation (tanh); reuse; kernel_initializer; bias_initializer
@@ -295,7 +318,7 @@ class LSTMStateTuple(_LSTMStateTuple):
         return c.dtype
 
 
-class BasicLSTMCell(RNNCell):
+class BasicLSTMCell(LayerRNNCell):
     """LSTM without peepholes or projection (tf.nn.rnn_cell.BasicLSTMCell).
 
     Args: num_units; forget_bias (added to the forget gate, default 1.0); state_is_tuple
@@ -345,7 +368,7 @@ class BasicLSTMCell(RNNCell):
         return new_h, array_ops.concat([new_c, new_h], 1)
 
 
-class LSTMCell(RNNCell):
+class LSTMCell(LayerRNNCell):
     """LSTM with optional peepholes, cell clipping and a projection (tf.nn.rnn_cell.LSTMCell).
 
     Args: num_units; use_peepholes (diagonal peephole weights w_f_diag, w_i_diag, w_o_diag);
