@@ -1,0 +1,202 @@
+"""tf.layers and tf.losses cases, written against the TF1 API so the same code runs on
+TensorFlow 2.21 (tf.compat.v1 with TF_USE_LEGACY_KERAS=1) and on minitf. Each case builds a
+graph from constant inputs and deterministic initializers and returns {name: tensor};
+run() records the graph's nodes, the collections, the static shapes and the values
+(tools/gen_layers_expected.py writes TF's; tests/python/test_layers.py compares minitf's)."""
+import numpy as np
+
+RNG = np.random.RandomState(7)
+X2 = RNG.uniform(-1, 1, (4, 3)).astype(np.float32)
+X3 = RNG.uniform(-1, 1, (2, 5, 3)).astype(np.float32)
+X4 = RNG.uniform(-1, 1, (2, 6, 6, 3)).astype(np.float32)
+K23 = RNG.uniform(-1, 1, (3, 4)).astype(np.float32)
+LOGITS = RNG.uniform(-2, 2, (4, 5)).astype(np.float32)
+ONEHOT = np.eye(5, dtype=np.float32)[[1, 0, 4, 2]]
+SPARSE = np.array([1, 0, 4, 2], np.int32)
+PRED = RNG.uniform(0.05, 0.95, (4, 3)).astype(np.float32)
+LABELS = RNG.uniform(0, 1, (4, 3)).astype(np.float32)
+BINARY = (RNG.uniform(0, 1, (4, 3)) > 0.5).astype(np.float32)
+W4 = np.array([[1.0], [0.0], [2.0], [0.5]], np.float32)
+W43 = RNG.uniform(0, 2, (4, 3)).astype(np.float32)
+W43[1, 2] = 0.0
+
+COLLECTIONS = ["variables", "trainable_variables", "update_ops", "regularization_losses",
+               "losses", "moving_average_variables", "model_variables", "local_variables"]
+
+
+def _const_init(tf, shape, scale=0.5, offset=0.0):
+    n = int(np.prod(shape))
+    vals = (np.sin(np.arange(n, dtype=np.float64) * 1.3 + offset) * scale).astype(np.float32)
+    return tf.constant_initializer(vals.reshape(shape))
+
+
+# -- layers ------------------------------------------------------------------------------
+def dense_relu_l2(tf):
+    x = tf.constant(X2)
+    y = tf.layers.dense(x, 4, activation=tf.nn.relu, kernel_initializer=_const_init(tf, [3, 4]),
+                        bias_initializer=tf.constant_initializer(0.1),
+                        kernel_regularizer=tf.nn.l2_loss)
+    z = tf.layers.dense(y, 2, kernel_initializer=_const_init(tf, [4, 2], offset=1.0))
+    return {"y": y, "z": z}
+
+
+def dense_class_reuse(tf):
+    x = tf.constant(X2)
+    layer = tf.layers.Dense(4, kernel_initializer=_const_init(tf, [3, 4]), name="fc")
+    a = layer(x)
+    b = layer(x * 2.0)
+    info = {"layer_name": layer.name, "scope_name": layer.scope_name,
+            "weights": [w.name for w in layer.weights],
+            "trainable_weights": [w.name for w in layer.trainable_weights]}
+    return {"a": a, "b": b}, info
+
+
+def dense_unnamed_layers(tf):
+    x = tf.constant(X2)
+    l1 = tf.layers.Dense(3, kernel_initializer=_const_init(tf, [3, 3]))
+    l2 = tf.layers.Dense(2, use_bias=False, kernel_initializer=_const_init(tf, [3, 2]),
+                         trainable=False)
+    y = l2(l1(x))
+    info = {"names": [l1.name, l2.name], "scopes": [l1.scope_name, l2.scope_name],
+            "l2_trainable": [w.name for w in l2.trainable_weights],
+            "l2_non_trainable": [w.name for w in l2.non_trainable_weights]}
+    return {"y": y}, info
+
+
+def dense_functional_reuse(tf):
+    x = tf.constant(X2)
+    a = tf.layers.dense(x, 2, name="shared", kernel_initializer=_const_init(tf, [3, 2]))
+    b = tf.layers.dense(x + 1.0, 2, name="shared", reuse=True)
+    with tf.variable_scope("outer"):
+        c = tf.layers.dense(x, 2, kernel_initializer=_const_init(tf, [3, 2]))
+    return {"a": a, "b": b, "c": c}
+
+
+def dense_rank3(tf):
+    x = tf.constant(X3)
+    y = tf.layers.dense(x, 4, kernel_initializer=tf.constant_initializer(K23))
+    p = tf.placeholder_with_default(X3, [None, 5, 3])
+    z = tf.layers.dense(p, 4, kernel_initializer=tf.constant_initializer(K23))
+    return {"y": y, "z": z}
+
+
+def dense_activity_regularizer(tf):
+    x = tf.constant(X2)
+    y = tf.layers.dense(x, 3, kernel_initializer=_const_init(tf, [3, 3]),
+                        activity_regularizer=lambda t: tf.reduce_sum(tf.abs(t)) * 0.1,
+                        bias_regularizer=lambda b: tf.reduce_sum(b * b))
+    return {"y": y, "reg": tf.losses.get_regularization_loss()}
+
+
+def dropout_forms(tf):
+    x = tf.constant(X2)
+    off = tf.layers.dropout(x, 0.5)
+    on = tf.layers.dropout(x, 0.4, training=True, seed=5)
+    t = tf.placeholder_with_default(False, [])
+    cond_off = tf.layers.dropout(x, 0.4, training=t, seed=6)
+    layer = tf.layers.Dropout(0.25, noise_shape=[4, 1], seed=9)
+    shaped = layer(x, training=True)
+    return {"off": off, "on": on, "cond_off": cond_off, "shaped": shaped}
+
+
+def flatten_forms(tf):
+    a = tf.layers.flatten(tf.constant(X4))
+    b = tf.layers.flatten(tf.placeholder_with_default(X4, [None, 6, None, 3]))
+    c = tf.layers.Flatten(data_format="channels_first")(tf.constant(X3))
+    d = tf.layers.flatten(tf.constant(X2[0]))
+    return {"a": a, "b": b, "c": c, "d": d}
+
+
+# -- losses ------------------------------------------------------------------------------
+def losses_softmax(tf):
+    logits = tf.constant(LOGITS)
+    out = {"plain": tf.losses.softmax_cross_entropy(ONEHOT, logits),
+           "smooth": tf.losses.softmax_cross_entropy(ONEHOT, logits, label_smoothing=0.1),
+           "weighted": tf.losses.softmax_cross_entropy(ONEHOT, logits,
+                                                       weights=np.array([1., 0., 2., .5],
+                                                                        np.float32)),
+           "none": tf.losses.softmax_cross_entropy(ONEHOT, logits,
+                                                   reduction=tf.losses.Reduction.NONE),
+           "sparse": tf.losses.sparse_softmax_cross_entropy(SPARSE, logits),
+           "sparse_w": tf.losses.sparse_softmax_cross_entropy(SPARSE[:, None], logits,
+                                                              weights=W4)}
+    return out
+
+
+def losses_regression(tf):
+    p, l = tf.constant(PRED), tf.constant(LABELS)
+    R = tf.losses.Reduction
+    return {"mse": tf.losses.mean_squared_error(l, p),
+            "mse_w": tf.losses.mean_squared_error(l, p, weights=W43),
+            "mse_sum": tf.losses.mean_squared_error(l, p, weights=W4, reduction=R.SUM),
+            "mse_mean": tf.losses.mean_squared_error(l, p, weights=W43, reduction=R.MEAN),
+            "mse_batch": tf.losses.mean_squared_error(l, p, weights=2.0,
+                                                      reduction=R.SUM_OVER_BATCH_SIZE),
+            "abs": tf.losses.absolute_difference(l, p, weights=W4),
+            "huber": tf.losses.huber_loss(l * 3.0, p, delta=0.7),
+            "log": tf.losses.log_loss(BINARY, p),
+            "hinge": tf.losses.hinge_loss(BINARY, p * 2.0 - 1.0),
+            "pairwise": tf.losses.mean_pairwise_squared_error(l, p, weights=W4),
+            "sigmoid": tf.losses.sigmoid_cross_entropy(BINARY, p * 4.0 - 2.0,
+                                                       label_smoothing=0.2),
+            "sigmoid_w": tf.losses.sigmoid_cross_entropy(BINARY, p * 4.0 - 2.0, weights=W43),
+            "total": tf.losses.get_total_loss()}
+
+
+def losses_cosine(tf):
+    lab = LABELS / np.linalg.norm(LABELS, axis=1, keepdims=True)
+    pr = PRED / np.linalg.norm(PRED, axis=1, keepdims=True)
+    return {"cos": tf.losses.cosine_distance(lab, pr, axis=1),
+            "cos_dim": tf.losses.cosine_distance(lab, pr, dim=1, weights=W4)}
+
+
+def losses_collections(tf):
+    p, l = tf.constant(PRED), tf.constant(LABELS)
+    a = tf.losses.mean_squared_error(l, p, loss_collection=None)
+    with tf.name_scope("tower"):
+        b = tf.losses.absolute_difference(l, p, scope="abs")
+    tf.losses.add_loss(a * 2.0)
+    v = tf.get_variable("v", initializer=tf.constant([1.0, -2.0]),
+                        regularizer=lambda t: tf.reduce_sum(t * t))
+    return {"a": a, "b": b, "total": tf.losses.get_total_loss(),
+            "total_noreg": tf.losses.get_total_loss(add_regularization_losses=False,
+                                                    name="plain"),
+            "reg": tf.losses.get_regularization_loss(), "v": v.read_value(),
+            "n_tower": tf.constant(len(tf.losses.get_losses(scope="tower")))}
+
+
+CASES = {"dense_relu_l2": dense_relu_l2, "dense_class_reuse": dense_class_reuse,
+         "dense_unnamed_layers": dense_unnamed_layers,
+         "dense_functional_reuse": dense_functional_reuse, "dense_rank3": dense_rank3,
+         "dense_activity_regularizer": dense_activity_regularizer,
+         "dropout_forms": dropout_forms, "flatten_forms": flatten_forms,
+         "losses_softmax": losses_softmax, "losses_regression": losses_regression,
+         "losses_cosine": losses_cosine, "losses_collections": losses_collections}
+
+# Cases whose graphs differ from TensorFlow's in known ways, so only their values, shapes
+# and collections are compared: TensorFlow's If returns its branch intermediates as extra
+# outputs for later gradients (minitf rewrites the If when a gradient is taken), and its
+# get_variable's regularizer loss is a lazy tensor that builds the regularizer again each
+# time it is converted (minitf's is built once); tf.nn.softmax_cross_entropy_with_logits_v2
+# (the nn module's) reshapes 2-D logits and labels to 2-D again in TensorFlow.
+NODES_DIFFER = {"dropout_forms", "losses_collections", "losses_softmax"}
+
+
+def run(tf, build):
+    """{"nodes", "collections", "shapes", "values", "info"} of one case."""
+    tf.set_random_seed(1234)
+    out = build(tf)
+    info = {}
+    if isinstance(out, tuple):
+        out, info = out
+    g = tf.get_default_graph()
+    nodes = [[n.name, n.op, list(n.input)] for n in g.as_graph_def().node]
+    colls = {k: [getattr(v, "name", str(v)) for v in g.get_collection(k)]
+             for k in COLLECTIONS}
+    shapes = {k: (v.shape.as_list() if v.shape.rank is not None else None)
+              for k, v in out.items()}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        values = sess.run(out)
+    return {"nodes": nodes, "collections": colls, "shapes": shapes,
+            "values": {k: np.asarray(v).tolist() for k, v in values.items()}, "info": info}

@@ -1,0 +1,41 @@
+"""tf.layers and tf.losses against TensorFlow 2.21 (tests/fixtures/layers_expected.json from
+tools/gen_layers_expected.py, cases in layers_cases.py): graph nodes (names, ops, inputs),
+collections, static shapes, values and layer names; plus TensorFlow's errors."""
+import json
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import minitf as tf
+
+import layers_cases
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "..", "fixtures", "layers_expected.json")) as _f:
+    EXPECTED = json.load(_f)["cases"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("name", sorted(layers_cases.CASES))
+def test_case_is_tensorflows(name):
+    want = EXPECTED[name]
+    with tf.Graph().as_default():
+        got = layers_cases.run(tf, layers_cases.CASES[name])
+    if name not in layers_cases.NODES_DIFFER:
+        assert got["nodes"] == want["nodes"]
+    assert got["collections"] == want["collections"]
+    assert got["shapes"] == want["shapes"]
+    assert got["info"] == want["info"]
+    assert sorted(got["values"]) == sorted(want["values"])
+    for key in want["values"]:
+        np.testing.assert_allclose(np.asarray(got["values"][key], np.float64),
+                                   np.asarray(want["values"][key], np.float64),
+                                   rtol=1e-6, atol=1e-6, err_msg=key)
