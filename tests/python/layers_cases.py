@@ -107,6 +107,66 @@ def flatten_forms(tf):
     return {"a": a, "b": b, "c": c, "d": d}
 
 
+def conv2d_forms(tf):
+    x = tf.constant(X4)
+    a = tf.layers.conv2d(x, 4, 3, kernel_initializer=_const_init(tf, [3, 3, 3, 4]),
+                         bias_initializer=tf.constant_initializer(0.05), activation=tf.nn.relu)
+    layer = tf.layers.Conv2D(2, (2, 3), strides=2, padding="same", use_bias=False,
+                             kernel_initializer=_const_init(tf, [2, 3, 3, 2], offset=0.5))
+    b = layer(x)
+    c = tf.layers.conv2d(tf.placeholder_with_default(X4, [None, None, None, 3]), 2, 2,
+                         kernel_initializer=_const_init(tf, [2, 2, 3, 2], offset=2.0),
+                         kernel_regularizer=tf.nn.l2_loss, name="conv_c")
+    info = {"name": layer.name, "scope": layer.scope_name}
+    return {"a": a, "b": b, "c": c}, info
+
+
+def conv2d_dilated(tf):
+    x = tf.constant(X4)
+    return {"d": tf.layers.conv2d(x, 2, 3, dilation_rate=2,
+                                  kernel_initializer=_const_init(tf, [3, 3, 3, 2])),
+            "s": tf.layers.conv2d(x, 2, 3, dilation_rate=(1, 2), padding="same",
+                                  kernel_initializer=_const_init(tf, [3, 3, 3, 2]))}
+
+
+def conv1d_forms(tf):
+    x = tf.constant(X3)
+    a = tf.layers.conv1d(x, 4, 2, kernel_initializer=_const_init(tf, [2, 3, 4]))
+    b = tf.layers.conv1d(x, 2, 3, strides=2, padding="same",
+                         kernel_initializer=_const_init(tf, [3, 3, 2], offset=1.0))
+    c = tf.layers.Conv1D(2, 2, padding="causal",
+                         kernel_initializer=_const_init(tf, [2, 3, 2], offset=2.0))(x)
+    return {"a": a, "b": b, "c": c}
+
+
+def conv2d_transpose_forms(tf):
+    x = tf.constant(X4)
+    a = tf.layers.conv2d_transpose(x, 2, 3, strides=2,
+                                   kernel_initializer=_const_init(tf, [3, 3, 2, 3]))
+    b = tf.layers.conv2d_transpose(x, 2, 2, strides=(2, 1), padding="same",
+                                   kernel_initializer=_const_init(tf, [2, 2, 2, 3], offset=1.0))
+    return {"a": a, "b": b}
+
+
+def separable_forms(tf):
+    a = tf.layers.separable_conv2d(tf.constant(X4), 4, 3, depth_multiplier=2,
+                                   depthwise_initializer=_const_init(tf, [3, 3, 3, 2]),
+                                   pointwise_initializer=_const_init(tf, [1, 1, 6, 4], 1.0))
+    b = tf.layers.separable_conv1d(tf.constant(X3), 2, 2, padding="same",
+                                   depthwise_initializer=_const_init(tf, [2, 3, 1]),
+                                   pointwise_initializer=_const_init(tf, [1, 3, 2], 1.0))
+    return {"a": a, "b": b}
+
+
+def pooling_forms(tf):
+    x, x1 = tf.constant(X4), tf.constant(X3)
+    return {"max2": tf.layers.max_pooling2d(x, 2, 2),
+            "avg2": tf.layers.average_pooling2d(x, 3, 1, padding="same"),
+            "max2c": tf.layers.MaxPooling2D((2, 3), (1, 2))(x),
+            "max1": tf.layers.max_pooling1d(x1, 2, 2),
+            "avg1": tf.layers.average_pooling1d(x1, 3, 1, padding="same")}
+
+
 # -- losses ------------------------------------------------------------------------------
 def losses_softmax(tf):
     logits = tf.constant(LOGITS)
@@ -169,17 +229,21 @@ CASES = {"dense_relu_l2": dense_relu_l2, "dense_class_reuse": dense_class_reuse,
          "dense_unnamed_layers": dense_unnamed_layers,
          "dense_functional_reuse": dense_functional_reuse, "dense_rank3": dense_rank3,
          "dense_activity_regularizer": dense_activity_regularizer,
-         "dropout_forms": dropout_forms, "flatten_forms": flatten_forms,
+         "dropout_forms": dropout_forms, "conv2d_forms": conv2d_forms,
+         "conv2d_dilated": conv2d_dilated, "conv1d_forms": conv1d_forms,
+         "conv2d_transpose_forms": conv2d_transpose_forms, "separable_forms": separable_forms,
+         "pooling_forms": pooling_forms, "flatten_forms": flatten_forms,
          "losses_softmax": losses_softmax, "losses_regression": losses_regression,
          "losses_cosine": losses_cosine, "losses_collections": losses_collections}
 
 # Cases whose graphs differ from TensorFlow's in known ways, so only their values, shapes
 # and collections are compared: TensorFlow's If returns its branch intermediates as extra
-# outputs for later gradients (minitf rewrites the If when a gradient is taken), and its
+# outputs for later gradients (minitf rewrites the If when a gradient is taken); a dilated
+# conv is SpaceToBatchND + Conv2D + BatchToSpaceND in TensorFlow (a dilated Conv2D here);
 # get_variable's regularizer loss is a lazy tensor that builds the regularizer again each
 # time it is converted (minitf's is built once); tf.nn.softmax_cross_entropy_with_logits_v2
 # (the nn module's) reshapes 2-D logits and labels to 2-D again in TensorFlow.
-NODES_DIFFER = {"dropout_forms", "losses_collections", "losses_softmax"}
+NODES_DIFFER = {"dropout_forms", "conv2d_dilated", "losses_collections", "losses_softmax"}
 
 
 def run(tf, build):
