@@ -259,8 +259,81 @@ def run(tf, build):
              for k in COLLECTIONS}
     shapes = {k: (v.shape.as_list() if v.shape.rank is not None else None)
               for k, v in out.items()}
+    variables = tf.global_variables()
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         values = sess.run(out)
+        values.update({"var:" + v.name: x for v, x in zip(variables, sess.run(variables))})
     return {"nodes": nodes, "collections": colls, "shapes": shapes,
             "values": {k: np.asarray(v).tolist() for k, v in values.items()}, "info": info}
+
+
+def _bn_input(tf, shape):
+    n = int(np.prod(shape))
+    return tf.constant((np.cos(np.arange(n) * 0.7) * 2.0 + 0.3).astype(np.float32).reshape(shape))
+
+
+def bn_fused_training(tf):
+    x = _bn_input(tf, [4, 3, 3, 2])
+    y = tf.layers.batch_normalization(x, training=True,
+                                      gamma_initializer=tf.constant_initializer([1.5, 0.5]),
+                                      beta_initializer=tf.constant_initializer([0.1, -0.2]))
+    updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    with tf.control_dependencies(updates):
+        after = tf.identity(y)
+    g = tf.get_default_graph()
+    return {"y": after}, {"n_updates": len(updates), "names": [
+        op.name for op in g.get_operations() if op.name.endswith("AssignSubVariableOp")]}
+
+
+def bn_fused_inference(tf):
+    x = _bn_input(tf, [2, 3, 3, 2])
+    layer = tf.layers.BatchNormalization(momentum=0.9, epsilon=0.01,
+                                         moving_mean_initializer=tf.constant_initializer(0.2),
+                                         moving_variance_initializer=tf.constant_initializer(2.))
+    y = layer(x)
+    return {"y": y}, {"weights": [w.name for w in layer.weights],
+                      "updates": len(layer.updates)}
+
+
+def bn_dense_training(tf):
+    x = _bn_input(tf, [5, 3])
+    y = tf.layers.batch_normalization(x, training=True, momentum=0.8)
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        after = tf.identity(y)
+    return {"y": after}
+
+
+def bn_tensor_training(tf):
+    x = _bn_input(tf, [4, 3, 3, 2])
+    t = tf.placeholder_with_default(True, [])
+    y = tf.layers.batch_normalization(x, training=t, fused=False, axis=1)
+    z = tf.layers.batch_normalization(x, training=t, name="bn_fused")
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        after = tf.identity(y) + tf.reduce_sum(z)
+    return {"y": y, "z": z, "after": after}
+
+
+def bn_then_moving(tf):
+    """Two training steps of the updates, then the layer in inference mode."""
+    x = _bn_input(tf, [4, 2, 2, 3])
+    layer = tf.layers.BatchNormalization(momentum=0.5, fused=False)
+    layer(x, training=True)
+    ups = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    g = tf.get_default_graph()
+    with tf.control_dependencies(ups):
+        step = tf.group(*ups)
+    del step
+    infer = layer(x * 0.5, training=False)
+    del g
+    return {"infer": infer}, {"n_updates": len(ups)}
+
+
+CASES.update({"bn_fused_training": bn_fused_training, "bn_fused_inference": bn_fused_inference,
+              "bn_dense_training": bn_dense_training, "bn_tensor_training": bn_tensor_training,
+              "bn_then_moving": bn_then_moving})
+# tf.nn.batch_normalization and tf.nn.fused_batch_norm (the nn module's) name their nodes
+# batchnorm/Add, Mul... (TensorFlow: add, mul) and read the moving statistics outside the
+# FusedBatchNormV3 scope.
+NODES_DIFFER.update({"bn_tensor_training", "bn_fused_training", "bn_fused_inference",
+                     "bn_dense_training", "bn_then_moving"})

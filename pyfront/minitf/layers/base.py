@@ -512,7 +512,7 @@ class Layer:
             if isinstance(u, ops.Operation):
                 self._updates.append(u)
             elif hasattr(u, "op"):
-                self._updates.append(u.op)
+                self._updates.append(_update_op(u))
             else:
                 self._updates.append(ops.convert_to_tensor(u).op)
 
@@ -603,6 +603,16 @@ class Layer:
                 batch_size = math_ops.cast(array_ops.shape(output)[0], activity_loss.dtype)
                 mean_activity_loss = activity_loss / batch_size
                 self.add_loss(mean_activity_loss)
+
+
+def _update_op(t):
+    """The op of an update's result. A resource variable's assign returns, as TensorFlow's
+    _UnreadVariable, a read after the assign whose `op` is the assign op itself."""
+    op = t.op
+    if op.type == "ReadVariableOp" and len(op.control_inputs) == 1 and \
+            op.control_inputs[0].type.startswith("Assign"):
+        return op.control_inputs[0]
+    return op
 
 
 def _is_on_read(synchronization):
