@@ -4,7 +4,9 @@ tf-keras 2.21: tf.compat.v1.layers needs TF_USE_LEGACY_KERAS=1, set here):
     /opt/tfvenv/bin/python tools/gen_layers_expected.py
 
 For each case of tests/python/layers_cases.py: the graph's nodes, the collections, the
-static shapes and values of what the case returns, and layer names it reports.
+static shapes and values of what the case returns, and layer names it reports; and
+tests/fixtures/layers_training_expected.json: the loss curves of
+tests/python/layers_training_cases.py's model.
 """
 import os
 import warnings
@@ -16,6 +18,7 @@ import tf_fixture  # noqa: E402
 from tf_fixture import tf  # noqa: E402
 
 import layers_cases  # noqa: E402
+import layers_training_cases  # noqa: E402
 
 
 def main():
@@ -24,6 +27,11 @@ def main():
         with tf.Graph().as_default():
             out[name] = layers_cases.run(tf, build)
     tf_fixture.write("layers_expected.json", {"cases": out}, indent=None)
+    curves = {}
+    for name in layers_training_cases.OPTIMIZERS:
+        with tf.Graph().as_default():
+            curves[name] = layers_training_cases.run(tf, name)
+    tf_fixture.write("layers_training_expected.json", {"curves": curves})
 
 
 if __name__ == "__main__":

@@ -39,3 +39,20 @@ def test_case_is_tensorflows(name):
         np.testing.assert_allclose(np.asarray(got["values"][key], np.float64),
                                    np.asarray(want["values"][key], np.float64),
                                    rtol=1e-6, atol=1e-6, err_msg=key)
+
+
+with open(os.path.join(HERE, "..", "fixtures", "layers_training_expected.json")) as _f:
+    CURVES = json.load(_f)["curves"]
+
+
+@pytest.mark.parametrize("name", sorted(CURVES))
+def test_training_curve_is_tensorflows(name):
+    """A conv net of tf.layers + tf.losses trained from one graph seed: the loss at every
+    step equals TensorFlow's to 1e-4 relative (the acceptance test of issue 12)."""
+    import layers_training_cases
+    with tf.Graph().as_default():
+        got = layers_training_cases.run(tf, name)
+    want = CURVES[name]
+    assert got["variables"] == want["variables"]
+    np.testing.assert_allclose(got["losses"], want["losses"], rtol=1e-4)
+    np.testing.assert_allclose(got["final"], want["final"], rtol=1e-4, atol=1e-6)
