@@ -18,6 +18,7 @@ import tf_fixture  # noqa: E402
 from tf_fixture import tf  # noqa: E402
 
 import layers_cases  # noqa: E402
+import layers_error_cases  # noqa: E402
 import layers_training_cases  # noqa: E402
 
 
@@ -26,7 +27,11 @@ def main():
     for name, build in layers_cases.CASES.items():
         with tf.Graph().as_default():
             out[name] = layers_cases.run(tf, build)
-    tf_fixture.write("layers_expected.json", {"cases": out}, indent=None)
+    errors = {}
+    for name, build in layers_error_cases.CASES.items():
+        with tf.Graph().as_default():
+            errors[name] = layers_error_cases.run(tf, build)
+    tf_fixture.write("layers_expected.json", {"cases": out, "errors": errors}, indent=None)
     curves = {}
     for name in layers_training_cases.OPTIMIZERS:
         with tf.Graph().as_default():

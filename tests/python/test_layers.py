@@ -56,3 +56,24 @@ def test_training_curve_is_tensorflows(name):
     assert got["variables"] == want["variables"]
     np.testing.assert_allclose(got["losses"], want["losses"], rtol=1e-4)
     np.testing.assert_allclose(got["final"], want["final"], rtol=1e-4, atol=1e-6)
+
+
+import layers_error_cases  # noqa: E402
+
+ERRORS = json.load(open(os.path.join(HERE, "..", "fixtures", "layers_expected.json")))["errors"]
+
+
+@pytest.mark.parametrize("name", sorted(layers_error_cases.CASES))
+def test_error_is_tensorflows(name):
+    """Bad inputs raise TensorFlow's exception type with its message (messages that embed a
+    NodeDef or tensor reprs are compared up to that point)."""
+    with tf.Graph().as_default():
+        got = layers_error_cases.run(tf, layers_error_cases.CASES[name])
+    want = ERRORS[name]
+    assert got is not None and got[0] == want[0], (got, want)
+    for cut in ("{{node", "Received weights=Tensor"):
+        if cut in want[1]:
+            want_msg = want[1][:want[1].index(cut)]
+            assert got[1].startswith(want_msg), (got[1], want_msg)
+            return
+    assert got[1] == want[1]

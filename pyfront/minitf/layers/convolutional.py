@@ -189,7 +189,7 @@ class _Conv(base.Layer):
         else:
             out = (input_shape[:batch_rank] + [self.filters] +
                    self._spatial_output_shape(input_shape[batch_rank + 1:]))
-        if any(d is not None and d <= 0 for d in out):
+        if any(d is not None and d < 0 for d in out):
             raise ValueError("One of the dimensions in the output is <= 0 due to downsampling "
                              f"in {self.name}. Consider increasing the input size. Received "
                              f"input shape {input_shape} which would produce output shape "
