@@ -337,3 +337,70 @@ CASES.update({"bn_fused_training": bn_fused_training, "bn_fused_inference": bn_f
 # FusedBatchNormV3 scope.
 NODES_DIFFER.update({"bn_tensor_training", "bn_fused_training", "bn_fused_inference",
                      "bn_dense_training", "bn_then_moving"})
+
+
+class _ScaleShift(object):
+    """Builds a custom tf.layers.Layer subclass for `tf` (the base class comes from it)."""
+
+    @staticmethod
+    def make(tf):
+        class ScaleShift(tf.layers.Layer):
+            def __init__(self, units, **kwargs):
+                super().__init__(**kwargs)
+                self.units = units
+
+            def build(self, input_shape):
+                self.w = self.add_weight("w", shape=[int(input_shape[-1]), self.units],
+                                         initializer=tf.constant_initializer(0.25),
+                                         regularizer=lambda v: tf.reduce_sum(v) * 0.01)
+                self.count = self.add_weight("count", shape=[], dtype=tf.int32,
+                                             trainable=False)
+                self.s = self.add_variable("s", shape=[self.units],
+                                           initializer=tf.ones_initializer())
+                self.built = True
+
+            def call(self, inputs, scale=2.0):
+                self.add_update(tf.assign_add(self.count, 1))
+                self.add_loss(tf.reduce_mean(inputs) * 0.5)
+                return tf.matmul(inputs, self.w) * self.s * scale
+        return ScaleShift
+
+
+def custom_layer(tf):
+    cls = _ScaleShift.make(tf)
+    layer = cls(3, name="ss")
+    x = tf.constant(X2)
+    a = layer(x)
+    b = layer.apply(x + 1.0, scale=0.5)
+    with tf.variable_scope("outer"):
+        c = cls(2)(x)
+    losses = layer.losses
+    info = {"name": layer.name, "scope": layer.scope_name, "dtype": layer.dtype,
+            "weights": [w.name for w in layer.weights],
+            "trainable": [w.name for w in layer.trainable_weights],
+            "non_trainable": [w.name for w in layer.non_trainable_weights],
+            "variables": [w.name for w in layer.variables],
+            "n_losses": len(losses), "n_updates": len(layer.updates), "built": layer.built,
+            "count_params": layer.count_params()}
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        d = tf.identity(c)
+    return {"a": a, "b": b, "d": d, "loss0": losses[0], "loss_last": losses[-1],
+            "reg": tf.losses.get_regularization_loss()}, info
+
+
+def layer_not_trainable(tf):
+    x = tf.constant(X2)
+    layer = tf.layers.Dense(2, kernel_initializer=_const_init(tf, [3, 2]))
+    layer.trainable = False
+    y = layer(x)
+    bn = tf.layers.BatchNormalization(trainable=False)
+    z = bn(tf.constant(X4), training=True)
+    return {"y": y, "z": z}, {"trainable": [w.name for w in layer.trainable_weights],
+                              "non_trainable": [w.name for w in layer.non_trainable_weights],
+                              "bn_updates": len(bn.updates)}
+
+
+CASES.update({"custom_layer": custom_layer, "layer_not_trainable": layer_not_trainable})
+# tf.reduce_sum(variable) reads the variable before its Sum name scope (TensorFlow: inside,
+# Sum/ReadVariableOp); the cases use it in regularizers and losses.
+NODES_DIFFER.update({"layer_not_trainable", "custom_layer"})
