@@ -176,5 +176,6 @@ from minitf.platform import tf_logging as logging  # noqa: F401,E402
 from minitf.platform.tf_logging import get_logger  # noqa: F401,E402
 from minitf import saved_model  # noqa: F401,E402
 
-# --- layers, losses (tf.layers, tf.losses) ---
+# --- layers, losses (tf.layers, tf.losses), make_template ---
 from minitf import layers, losses  # noqa: F401,E402
+from minitf.ops.template import make_template  # noqa: F401,E402

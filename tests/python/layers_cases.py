@@ -404,3 +404,32 @@ CASES.update({"custom_layer": custom_layer, "layer_not_trainable": layer_not_tra
 # tf.reduce_sum(variable) reads the variable before its Sum name scope (TensorFlow: inside,
 # Sum/ReadVariableOp); the cases use it in regularizers and losses.
 NODES_DIFFER.update({"layer_not_trainable", "custom_layer"})
+
+
+def make_template_forms(tf):
+    def scale_by_y(x, offset=0.0):
+        v = tf.get_variable("y", initializer=tf.constant(2.0))
+        return x * v + offset
+
+    t = tf.make_template("scale_by_y", scale_by_y, offset=1.0)
+    a = t(tf.constant(3.0))
+    b = t(tf.constant(4.0))
+    t2 = tf.make_template("scale_by_y", scale_by_y)
+    c = t2(tf.constant(5.0))
+    with tf.variable_scope("outer"):
+        t3 = tf.make_template("early", scale_by_y, create_scope_now_=True)
+    d = t3(tf.constant(1.0))
+    e = t3(tf.constant(2.0))
+    t4 = tf.make_template("ignored", lambda x: tf.layers.dense(
+        x, 2, kernel_initializer=tf.constant_initializer(0.5)), unique_name_="dense_tmpl")
+    f = t4(tf.constant(X2))
+    g = t4(tf.constant(X2) * 2.0)
+    info = {"scopes": [t.variable_scope_name, t2.variable_scope_name, t3.variable_scope_name,
+                       t4.variable_scope_name],
+            "t_vars": [v.name for v in t.variables],
+            "t3_trainable": [v.name for v in t3.trainable_variables],
+            "t4_vars": [v.name for v in t4.trainable_weights], "name": t.name}
+    return {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "g": g}, info
+
+
+CASES["make_template_forms"] = make_template_forms

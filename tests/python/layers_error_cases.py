@@ -128,3 +128,17 @@ def run(tf, build):
     except Exception as e:  # noqa: BLE001 - the type is what is compared
         return [type(e).__name__, str(e)]
     return None
+
+
+def template_new_trainable(tf):
+    t = tf.make_template("t", lambda: tf.Variable(1.0))
+    t()
+    t()
+
+
+def template_no_name(tf):
+    tf.make_template(None, lambda: None)
+
+
+CASES.update({"template_new_trainable": template_new_trainable,
+              "template_no_name": template_no_name})
