@@ -178,4 +178,4 @@ from minitf import saved_model  # noqa: F401,E402
 
 # --- layers, losses (tf.layers, tf.losses), make_template ---
 from minitf import layers, losses  # noqa: F401,E402
-from minitf.ops.template import make_template  # noqa: F401,E402
+from minitf.ops.template import make_template, tables_initializer  # noqa: F401,E402

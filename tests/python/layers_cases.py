@@ -433,3 +433,18 @@ def make_template_forms(tf):
 
 
 CASES["make_template_forms"] = make_template_forms
+
+
+def tables_initializer_forms(tf):
+    empty = tf.tables_initializer()
+    v = tf.get_variable("t", initializer=tf.constant(1.0))
+    tf.add_to_collection(tf.GraphKeys.TABLE_INITIALIZERS, tf.assign(v, 5.0).op)
+    full = tf.initializers.tables_initializer(name="tables")
+    with tf.control_dependencies([empty, full]):
+        out = tf.identity(v.read_value())
+    return {"out": out}, {"ops": [empty.type, full.type, empty.name, full.name]}
+
+
+CASES["tables_initializer_forms"] = tables_initializer_forms
+# tf.assign of a resource variable names its value Const and reads differently (state_ops).
+NODES_DIFFER.add("tables_initializer_forms")

@@ -1,6 +1,6 @@
 """tf.compat.v1.initializers: the TF1 initializers and the variable-initializer ops.
 
-(identity, orthogonal and tables_initializer are not provided.)
+(identity and orthogonal are not provided.)
 """
 from minitf.ops.init_ops import (  # noqa: F401
     Constant as constant, GlorotNormal as glorot_normal, GlorotUniform as glorot_uniform, Ones as
@@ -10,3 +10,4 @@ from minitf.ops.init_ops import (  # noqa: F401
 from minitf.ops.variables import (  # noqa: F401
     global_variables_initializer as global_variables,
     local_variables_initializer as local_variables, variables_initializer as variables)
+from minitf.ops.template import tables_initializer  # noqa: F401,E402

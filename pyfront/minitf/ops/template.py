@@ -167,3 +167,13 @@ class Template:
     @property
     def var_scope(self):
         return self._variable_scope
+
+
+def tables_initializer(name="init_all_tables"):
+    """An op running every initializer in GraphKeys.TABLE_INITIALIZERS (a group named
+    `name`), or a NoOp named `name` when there is none (tf.compat.v1.tables_initializer)."""
+    from minitf.ops import control_flow_ops
+    initializers = ops.get_collection(ops.GraphKeys.TABLE_INITIALIZERS)
+    if initializers:
+        return control_flow_ops.group(*initializers, name=name)
+    return control_flow_ops.no_op(name=name)
