@@ -448,3 +448,23 @@ def tables_initializer_forms(tf):
 CASES["tables_initializer_forms"] = tables_initializer_forms
 # tf.assign of a resource variable names its value Const and reads differently (state_ops).
 NODES_DIFFER.add("tables_initializer_forms")
+
+
+def keras_style(tf):
+    x = tf.constant(X2)
+    with tf.layers.experimental.keras_style_scope():
+        layer = tf.layers.Dense(2, kernel_initializer=_const_init(tf, [3, 2]),
+                                kernel_regularizer=tf.nn.l2_loss)
+        a = layer(x)
+        b = layer(x * 2.0)
+        with tf.variable_scope("vs"):
+            c = tf.layers.Dense(1, kernel_initializer=_const_init(tf, [3, 1]))(x)
+        bn = tf.layers.BatchNormalization()
+        d = bn(tf.constant(X4), training=True)
+    info = {"name": layer.name, "weights": [w.name for w in layer.weights],
+            "bn_updates": len(bn.updates)}
+    return {"a": a, "b": b, "c": c, "d": d}, info
+
+
+CASES["keras_style"] = keras_style
+NODES_DIFFER.add("keras_style")

@@ -142,3 +142,18 @@ def template_no_name(tf):
 
 CASES.update({"template_new_trainable": template_new_trainable,
               "template_no_name": template_no_name})
+
+
+def keras_style_scope_arg(tf):
+    with tf.layers.experimental.keras_style_scope():
+        tf.layers.dense(tf.zeros([1, 2]), 2, name="fc")
+
+
+def keras_style_call_scope(tf):
+    with tf.layers.experimental.keras_style_scope():
+        layer = tf.layers.Dense(2)
+    layer(tf.zeros([1, 2]), scope="s")
+
+
+CASES.update({"keras_style_scope_arg": keras_style_scope_arg,
+              "keras_style_call_scope": keras_style_call_scope})

@@ -9,3 +9,4 @@ from minitf.layers.pooling import (  # noqa: F401
     AveragePooling1D, AveragePooling2D, MaxPooling1D, MaxPooling2D, average_pooling1d,
     average_pooling2d, max_pooling1d, max_pooling2d)
 from minitf.layers.normalization import BatchNormalization, batch_normalization  # noqa: F401
+from minitf.layers import experimental  # noqa: F401,E402

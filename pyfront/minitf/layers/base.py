@@ -19,12 +19,39 @@ Keras default there is a stateless glorot_uniform seeded from Python's `random`,
 graph seed reproduces.
 """
 import collections
+import contextlib
 import re
 import warnings
 
 from minitf.framework import dtypes, ops, tensor_shape
 from minitf.ops import variable_scope as vs
 from minitf.util import nest
+
+_KERAS_STYLE_SCOPE = False
+
+
+@contextlib.contextmanager
+def keras_style_scope():
+    """Layers created inside use Keras-style variable management
+    (tf.compat.v1.layers.experimental.keras_style_scope): no variable scope; each call runs
+    in a fresh name scope after the layer's name ("dense_1/", then "dense_1_1/"), the
+    weights are tf.Variables named in the first one ("dense_1/kernel"), nothing is reused
+    by name, updates stay off GraphKeys.UPDATE_OPS, and `scope=`/`reuse=` are refused."""
+    global _KERAS_STYLE_SCOPE
+    saved = _KERAS_STYLE_SCOPE
+    _KERAS_STYLE_SCOPE = True
+    try:
+        yield
+    finally:
+        _KERAS_STYLE_SCOPE = saved
+
+
+def set_keras_style():
+    """Keras-style variable management for every layer created from now on (it cannot be
+    unset; tf.compat.v1.layers.experimental.set_keras_style)."""
+    global _KERAS_STYLE_SCOPE
+    _KERAS_STYLE_SCOPE = True
+
 
 def to_snake_case(name):
     """Keras's to_snake_case: Conv2DTranspose -> conv2d_transpose, BatchNormalization ->
@@ -248,6 +275,14 @@ class Layer:
             else:
                 self._batch_input_shape = (batch_size,) + tuple(kwargs["input_shape"])
         self._init_set_name(name)
+        self._keras_style = _KERAS_STYLE_SCOPE
+        if self._keras_style:
+            if scope is not None:
+                raise ValueError("scope argument not allowed when keras style layers are "
+                                 "enabled, but saw: {}".format(scope))
+            if self._reuse is not None:
+                raise ValueError("reuse argument not allowed when keras style layers are "
+                                 "enabled, but saw: {}".format(self._reuse))
         self._call_has_scope_arg = "scope" in _call_arg_names(self.call)
         self._call_has_training_arg = "training" in _call_arg_names(self.call)
         if scope:
@@ -409,6 +444,9 @@ class Layer:
         if dtype is None:
             dtype = self.dtype or dtypes.float32
         dtype = dtypes.as_dtype(dtype)
+        if self._keras_style:
+            return self._add_keras_weight(name, shape, dtype, initializer, regularizer,
+                                          trainable and self.trainable, constraint)
         self._set_scope(None)
         reuse = self.built or self._reuse
         with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as scope:
@@ -427,6 +465,30 @@ class Layer:
                 self._track_variable(variable, trainable and self.trainable)
                 if regularizer and not _is_existing(variable, existing):
                     self._handle_weight_regularization(name, variable, regularizer)
+        return variable
+
+    def _add_keras_weight(self, name, shape, dtype, initializer, regularizer, trainable,
+                          constraint):
+        # Keras's make_variable: a resource tf.Variable named in the current name scope,
+        # its initializer run under "<name>/Initializer".
+        from minitf.ops import init_ops
+        from minitf.ops import variables as variables_lib
+        if initializer is None:
+            if dtype.is_floating:
+                initializer = init_ops.glorot_uniform_initializer()
+            elif dtype.is_integer or dtype.is_unsigned or dtype.is_bool:
+                initializer = init_ops.zeros_initializer()
+            else:
+                raise ValueError("An initializer for variable %s of type %s is required for "
+                                 "layer %s" % (name, dtype.base_dtype, self.name))
+        shape = tensor_shape.TensorShape(shape)
+        variable = variables_lib.Variable(
+            lambda: initializer(shape.as_list(), dtype=dtype), name=name,
+            trainable=trainable, dtype=dtype, constraint=constraint, use_resource=True)
+        self._track_variable(variable, trainable)
+        if regularizer is not None:
+            self._handle_weight_regularization(variable.name[:variable.name.find(":")],
+                                               variable, regularizer)
         return variable
 
     def _track_variable(self, variable, trainable):
@@ -558,6 +620,12 @@ class Layer:
         scope on the first call. Returns call's outputs; ValueError when call returns
         None or for incompatible inputs."""
         scope = kwargs.pop("scope", None)
+        if self._keras_style:
+            if scope is not None:
+                raise ValueError("scope argument not allowed when keras style layers are "
+                                 "enabled, but saw: {}".format(scope))
+            with ops.name_scope(self._name):
+                return self._call_body(inputs, args, kwargs)
         self._set_scope(scope)
         if self.built:
             scope_cm = getattr(self, "_always_reuse_variable_scope", None)
