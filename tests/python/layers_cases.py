@@ -468,3 +468,16 @@ def keras_style(tf):
 
 CASES["keras_style"] = keras_style
 NODES_DIFFER.add("keras_style")
+
+
+def identity_initializer(tf):
+    a = tf.get_variable("a", [3, 3], initializer=tf.initializers.identity())
+    b = tf.get_variable("b", [2, 4], initializer=tf.initializers.identity(gain=2.5))
+    c = tf.get_variable("c", [4, 2], dtype=tf.float64,
+                        initializer=tf.initializers.identity(dtype=tf.float64))
+    d = tf.layers.dense(tf.constant(X2), 3, kernel_initializer=tf.initializers.identity(0.5))
+    return {"a": a.read_value(), "b": b.read_value(), "c": c.read_value(), "d": d}
+
+
+CASES["identity_initializer"] = identity_initializer
+NODES_DIFFER.add("identity_initializer")

@@ -157,3 +157,14 @@ def keras_style_call_scope(tf):
 
 CASES.update({"keras_style_scope_arg": keras_style_scope_arg,
               "keras_style_call_scope": keras_style_call_scope})
+
+
+def identity_rank3(tf):
+    tf.get_variable("w", [2, 2, 2], initializer=tf.initializers.identity())
+
+
+def identity_int(tf):
+    tf.initializers.identity(dtype=tf.int32)
+
+
+CASES.update({"identity_rank3": identity_rank3, "identity_int": identity_int})
