@@ -481,3 +481,22 @@ def identity_initializer(tf):
 
 CASES["identity_initializer"] = identity_initializer
 NODES_DIFFER.add("identity_initializer")
+
+
+def constraint_step(tf):
+    """A kernel_constraint applied after a GradientDescent step (the variables after it)."""
+    x = tf.constant(X2)
+    y = tf.layers.dense(x, 2, kernel_initializer=_const_init(tf, [3, 2]),
+                        kernel_constraint=lambda w: tf.clip_by_value(w, -0.3, 0.3),
+                        bias_constraint=lambda b: b * 0.5)
+    loss = tf.reduce_sum(y * y)
+    train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    with tf.control_dependencies([train]):
+        after = tf.identity(loss)
+    return {"after": after}
+
+
+CASES["constraint_step"] = constraint_step
+# A resource variable's assign reads the new value as Read/ReadVariableOp + Identity (TF: one
+# ReadVariableOp in the update scope; variables.py).
+NODES_DIFFER.add("constraint_step")

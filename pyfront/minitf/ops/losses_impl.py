@@ -223,10 +223,6 @@ def _cast_pair(predictions, labels):
     return predictions, labels
 
 
-_DEFAULTS = dict(weights=1.0, scope=None, loss_collection=ops.GraphKeys.LOSSES,
-                 reduction=Reduction.SUM_BY_NONZERO_WEIGHTS)
-
-
 def absolute_difference(labels, predictions, weights=1.0, scope=None,
                         loss_collection=ops.GraphKeys.LOSSES,
                         reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
