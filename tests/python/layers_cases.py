@@ -500,3 +500,20 @@ CASES["constraint_step"] = constraint_step
 # A resource variable's assign reads the new value as Read/ReadVariableOp + Identity (TF: one
 # ReadVariableOp in the update scope; variables.py).
 NODES_DIFFER.add("constraint_step")
+
+
+def losses_dynamic_weights(tf):
+    """Weights of unknown shape: checked by an Assert when run."""
+    p, l = tf.constant(PRED), tf.constant(LABELS)
+    w_unknown = tf.placeholder_with_default(W43, None)
+    w_col = tf.placeholder_with_default(W4, [None, None])
+    w_scalar = tf.placeholder_with_default(np.float32(3.0), None)
+    return {"unknown": tf.losses.mean_squared_error(l, p, weights=w_unknown),
+            "col": tf.losses.absolute_difference(l, p, weights=w_col),
+            "scalar": tf.losses.huber_loss(l, p, weights=w_scalar),
+            "pairwise": tf.losses.mean_pairwise_squared_error(l, p, weights=w_col)}
+
+
+CASES["losses_dynamic_weights"] = losses_dynamic_weights
+# TensorFlow compares the weights' dimensions with DenseToDenseSetOperation.
+NODES_DIFFER.add("losses_dynamic_weights")

@@ -168,3 +168,23 @@ def identity_int(tf):
 
 
 CASES.update({"identity_rank3": identity_rank3, "identity_int": identity_int})
+
+
+def loss_dynamic_weights_bad(tf):
+    w = tf.placeholder_with_default(np.ones([2, 3], np.float32), None)
+    loss = tf.losses.mean_squared_error(np.zeros([4, 3], np.float32),
+                                        np.ones([4, 3], np.float32), weights=w)
+    with tf.Session() as sess:
+        sess.run(loss)
+
+
+def loss_dynamic_weights_rank(tf):
+    w = tf.placeholder_with_default(np.ones([4], np.float32), None)
+    loss = tf.losses.log_loss(np.zeros([4, 3], np.float32), np.ones([4, 3], np.float32) * 0.5,
+                              weights=w)
+    with tf.Session() as sess:
+        sess.run(loss)
+
+
+CASES.update({"loss_dynamic_weights_bad": loss_dynamic_weights_bad,
+              "loss_dynamic_weights_rank": loss_dynamic_weights_rank})
