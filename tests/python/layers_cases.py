@@ -517,3 +517,23 @@ def losses_dynamic_weights(tf):
 CASES["losses_dynamic_weights"] = losses_dynamic_weights
 # TensorFlow compares the weights' dimensions with DenseToDenseSetOperation.
 NODES_DIFFER.add("losses_dynamic_weights")
+
+
+def reuse_idioms(tf):
+    x = tf.constant(X2)
+    init = _const_init(tf, [3, 2])
+    with tf.variable_scope("model", reuse=tf.AUTO_REUSE):
+        a = tf.layers.dense(x, 2, name="fc", kernel_initializer=init)
+        b = tf.layers.dense(x * 2.0, 2, name="fc")
+    with tf.variable_scope("m"):
+        c = tf.layers.dense(x, 2, name="fc", kernel_initializer=init)
+        cc = tf.layers.conv1d(tf.constant(X3), 2, 2, kernel_initializer=_const_init(tf, [2, 3, 2]))
+    with tf.variable_scope("m", reuse=True):
+        d = tf.layers.dense(x + 1.0, 2, name="fc")
+        dd = tf.layers.conv1d(tf.constant(X3) * 0.5, 2, 2, name="conv1d")
+    e = tf.layers.dense(x, 2, name="auto", reuse=tf.AUTO_REUSE, kernel_initializer=init)
+    f = tf.layers.dense(x, 2, name="auto", reuse=tf.AUTO_REUSE)
+    return {"a": a, "b": b, "c": c, "d": d, "e": e, "f": f, "cc": cc, "dd": dd}
+
+
+CASES["reuse_idioms"] = reuse_idioms
