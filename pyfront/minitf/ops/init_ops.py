@@ -303,6 +303,40 @@ def he_uniform(seed=None):
     return VarianceScaling(scale=2., mode="fan_in", distribution="uniform", seed=seed)
 
 
+class Identity(Initializer):
+    """gain * the identity matrix, for 2-D variables (tf.compat.v1.initializers.identity;
+    a non-square shape gets ones on its main diagonal). With a partitioned variable, each
+    part is its slice of the full matrix. ValueError for a shape that is not 2-D (TensorFlow's
+    message, "must be at least two-dimensional"), or a dtype that is not floating.
+
+    One difference: TensorFlow builds the matrix with eye's ones + MatrixDiag (or
+    MatrixSetDiag) ops; minitf holds it as one Const named "eye" (the same values)."""
+
+    def __init__(self, gain=1.0, dtype=dtypes.float32):
+        self.gain = gain
+        self.dtype = _assert_float_dtype(dtypes.as_dtype(dtype))
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from minitf.framework import tensor_shape
+        from minitf.ops import indexing_ops
+        full_shape = shape if partition_info is None else partition_info.full_shape
+        if len(full_shape) != 2:
+            raise ValueError("The tensor to initialize, specified by argument `shape` must be "
+                             "at least two-dimensional. Received shape=%s" % (shape,))
+        if dtype is None:
+            dtype = self.dtype
+        dtype = dtypes.as_dtype(dtype)
+        full_shape = tensor_shape.TensorShape(full_shape).as_list()
+        initializer = constant_op.constant(np.eye(full_shape[0], full_shape[1]), dtype=dtype,
+                                           name="eye")
+        if partition_info is not None:
+            initializer = indexing_ops.slice(initializer, partition_info.var_offset, shape)
+        return self.gain * initializer
+
+    def get_config(self):
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
 zeros_initializer = Zeros
 ones_initializer = Ones
 constant_initializer = Constant
