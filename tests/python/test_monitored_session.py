@@ -635,3 +635,36 @@ def test_compat_v1_names():
                  "SummarySaverHook", "StepCounterHook", "FinalOpsHook", "FeedFnHook",
                  "GlobalStepWaiterHook", "SecondOrStepTimer", "Coordinator", "LooperThread"]:
         assert hasattr(v1.train, name), name
+
+
+def test_checkpoint_events_without_summaries(tmp_path):
+    # TF 2.21 with summaries and step logging off: the cached writer's graph + meta graph,
+    # the CheckpointSaverHook's graph + meta graph, then SessionLog CHECKPOINT (status 3,
+    # the save path without step) per save — TF wrote those at steps 0 and 2 (its final
+    # save's event is still in its writer thread's queue when the script ends).
+    from minitf.core.util import event_pb2
+    import struct
+    d = str(tmp_path)
+    with tf.Graph().as_default():
+        gs = tf.train.get_or_create_global_step()
+        tf.Variable(1.0, name="v")
+        train = tf.assign_add(gs, 1)
+        with tf.train.MonitoredTrainingSession(
+                checkpoint_dir=d, save_summaries_steps=None, save_summaries_secs=None,
+                save_checkpoint_steps=2, log_step_count_steps=None) as s:
+            for _ in range(3):
+                s.run(train)
+    (name,) = [n for n in os.listdir(d) if n.startswith("events.")]
+    data = open(os.path.join(d, name), "rb").read()
+    seen, pos = [], 0
+    while pos < len(data):
+        (n,) = struct.unpack("<Q", data[pos:pos + 8])
+        e = event_pb2.Event.FromString(data[pos + 12:pos + 12 + n])
+        pos += 12 + n + 4
+        what = e.WhichOneof("what")
+        seen.append((what, e.step) if what != "session_log" else
+                    (what, e.step, e.session_log.status, e.session_log.checkpoint_path))
+    path = os.path.join(d, "model.ckpt")
+    assert seen == [("file_version", 0), ("graph_def", 0), ("meta_graph_def", 0),
+                    ("graph_def", 0), ("meta_graph_def", 0), ("session_log", 0, 3, path),
+                    ("session_log", 2, 3, path), ("session_log", 3, 3, path)]

@@ -2,6 +2,7 @@
 TensorFlow 2.21 (tests/fixtures/summary, tools/gen_summary_fixtures.py), and
 FileWriter event files read back by the tensorboard package."""
 import os
+import time
 
 import numpy as np
 import pytest
@@ -98,3 +99,56 @@ def test_unwritable_logdir_raises_oserror_with_path(tmp_path):
     bad = str(blocker / "logs")
     with pytest.raises(OSError, match="Cannot write TensorBoard events to .*file/logs"):
         tf.summary.FileWriter(bad)
+
+
+def _events(path):
+    from minitf.core.util import event_pb2
+    import struct
+    data = open(path, "rb").read()
+    out, pos = [], 0
+    while pos < len(data):
+        (n,) = struct.unpack("<Q", data[pos:pos + 8])
+        out.append(event_pb2.Event.FromString(data[pos + 12:pos + 12 + n]))
+        pos += 12 + n + 4
+    return out
+
+
+def test_file_writer_with_graph_writes_graph_and_meta_graph(tmp_path):
+    # TF 2.21's FileWriter(logdir, graph): events file_version, graph_def, meta_graph_def
+    # (stripped op list, version fields, the graph's collections; no saver).
+    from minitf.core.protobuf import meta_graph_pb2
+    with tf.Graph().as_default() as g:
+        tf.Variable(1.0, name="v")
+        tf.compat.v1.placeholder(tf.float32, [], name="x")
+        tf.summary.FileWriter(str(tmp_path), g).close()
+    (name,) = os.listdir(tmp_path)
+    events = _events(os.path.join(tmp_path, name))
+    assert [e.WhichOneof("what") for e in events] == ["file_version", "graph_def",
+                                                      "meta_graph_def"]
+    mg = meta_graph_pb2.MetaGraphDef.FromString(events[2].meta_graph_def)
+    assert [o.name for o in mg.meta_info_def.stripped_op_list.op] == [
+        "AssignVariableOp", "Const", "Placeholder", "ReadVariableOp", "VarHandleOp",
+        "VarIsInitializedOp"]
+    assert sorted(mg.collection_def) == ["trainable_variables", "variables"]
+    assert len(mg.graph_def.node) == 6 and not mg.HasField("saver_def")
+
+
+def test_reopen_starts_a_new_event_file(tmp_path):
+    w = tf.summary.FileWriter(str(tmp_path / "a"), filename_suffix=".one")
+    w.close()
+    with pytest.raises(RuntimeError):
+        w.add_session_log(_session_log_start())
+    time.sleep(1.1)  # file names carry the time in seconds
+    w.reopen()
+    w.add_session_log(_session_log_start(), 7)
+    w.close()
+    names = sorted(os.listdir(tmp_path / "a"))
+    assert len(names) == 2 and all(n.endswith(".one") for n in names)
+    events = _events(os.path.join(tmp_path, "a", names[1]))
+    assert [(e.WhichOneof("what"), e.step) for e in events] == [("file_version", 0),
+                                                                ("session_log", 7)]
+
+
+def _session_log_start():
+    from minitf.core.util.event_pb2 import SessionLog
+    return SessionLog(status=SessionLog.START)

@@ -1,9 +1,11 @@
 """TensorBoard event files: TFRecord framing of tensorflow.Event protos."""
+import atexit
 import os
 import socket
 import struct
 import threading
 import time
+import weakref
 
 from minitf.core.framework import graph_pb2
 from minitf.core.util.event_pb2 import Event, SessionLog, TaggedRunMetadata
@@ -62,25 +64,37 @@ class FileWriter:
     def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
                  filename_suffix=None, session=None):
         self._logdir = str(logdir)
+        self._filename_suffix = filename_suffix
+        self._lock = threading.Lock()
+        self._queue = []
+        self._max_queue = max_queue
+        self._flush_secs = flush_secs
+        self._closed = True
+        self._open_file()
+        _LIVE_WRITERS.add(self)
+        if graph is not None or graph_def is not None:
+            self.add_graph(graph, graph_def=graph_def)
+            # As TF's FileWriter: a Graph given here is also written as a MetaGraphDef.
+            from minitf.framework import meta_graph, ops
+            if isinstance(graph, ops.Graph):
+                self.add_meta_graph(meta_graph.create_meta_graph_def(graph=graph))
+
+    def _open_file(self):
+        """A new events.out.tfevents.<time>.<host><suffix> file starting with the
+        file_version event."""
         try:
             os.makedirs(self._logdir, exist_ok=True)
             name = "events.out.tfevents.%010d.%s%s" % (int(time.time()), socket.gethostname(),
-                                                       filename_suffix or "")
+                                                       self._filename_suffix or "")
             self._path = os.path.join(self._logdir, name)
             self._file = open(self._path, "wb")
         except OSError as e:
             raise OSError(e.errno, "Cannot write TensorBoard events to %r: %s" %
                           (self._logdir, e.strerror), self._logdir) from e
-        self._lock = threading.Lock()
-        self._queue = []
-        self._max_queue = max_queue
-        self._flush_secs = flush_secs
         self._last_flush = time.time()
         self._closed = False
         self._write(Event(wall_time=time.time(), file_version="brain.Event:2"))
         self.flush()
-        if graph is not None or graph_def is not None:
-            self.add_graph(graph, graph_def=graph_def)
 
     def get_logdir(self):
         """The directory this writer writes to."""
@@ -173,14 +187,32 @@ class FileWriter:
                 self._file.close()
 
     def reopen(self):
-        """Not supported: make a new FileWriter."""
-        raise NotImplementedError("FileWriter.reopen is not supported; create a new FileWriter")
+        """After close(), starts a new event file in the same logdir (as TF's FileWriter);
+        does nothing while the writer is open."""
+        with self._lock:
+            closed = self._closed
+        if closed:
+            self._open_file()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+
+
+# Events still queued when the interpreter exits are written then, as TF's writer thread
+# has written them by the time a script ends.
+_LIVE_WRITERS = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_live_writers():
+    for w in list(_LIVE_WRITERS):
+        try:
+            w.flush()
+        except (OSError, RuntimeError):
+            pass
 
 
 class FileWriterCache:

@@ -248,7 +248,7 @@ class CheckpointSaverHook(SessionRunHook):
     The saver is `saver`, else the scaffold's, else the one in the SAVERS collection
     (RuntimeError if none or several). ValueError for both saver and scaffold, or for
     neither or both of save_secs/save_steps. With save_graph_def, writes graph.pbtxt into
-    checkpoint_dir and the graph (and meta graph, once minitf has them) to its event file.
+    checkpoint_dir and the graph and meta graph to its event file.
     A SessionLog CHECKPOINT event at the saved step follows every save.
     """
 
@@ -283,19 +283,12 @@ class CheckpointSaverHook(SessionRunHook):
             training_util.write_graph(graph.as_graph_def(add_shapes=True),
                                       self._checkpoint_dir, "graph.pbtxt")
         self._summary_writer.add_graph(graph)
-        meta_graph_def = self._meta_graph_def(graph)
-        if meta_graph_def is not None:
-            self._summary_writer.add_meta_graph(meta_graph_def)
+        self._summary_writer.add_meta_graph(self._meta_graph_def(graph))
         self._save(session, global_step)
         self._timer.update_last_triggered_step(global_step)
 
     def _meta_graph_def(self, graph):
-        # MetaGraphs are another part of minitf (framework/meta_graph.py); without that
-        # module the event file carries the graph only.
-        try:
-            from minitf.framework import meta_graph
-        except ImportError:
-            return None
+        from minitf.framework import meta_graph
         saver = self._get_saver()
         return meta_graph.create_meta_graph_def(
             graph_def=graph.as_graph_def(add_shapes=True),
@@ -319,6 +312,9 @@ class CheckpointSaverHook(SessionRunHook):
             self._save(session, last_step)
         for listener in self._listeners:
             listener.end(session, last_step)
+        # TF's writer thread has the events in the file by now; this writer queues them,
+        # so the run's graph and checkpoint events are written out here.
+        self._summary_writer.flush()
 
     def _save(self, session, step):
         """Saves at `step`; True when a listener asks to stop."""
