@@ -22,17 +22,19 @@ CHILD = r"""
 import os, sys
 import numpy as np
 import minitf as tf
-d, version = sys.argv[1], int(sys.argv[2])
-big = tf.Variable(np.zeros(1 << 19, np.float32), name="big")
-ref = tf.Variable(np.zeros([3, 4], np.float64), name="ref", use_resource=False)
-word = tf.Variable(b"", name="word")
+d, version, sharded = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+with tf.device("/cpu:0"):
+    big = tf.Variable(np.zeros(1 << 19, np.float32), name="big")
+with tf.device("/cpu:1" if sharded else "/cpu:0"):
+    ref = tf.Variable(np.zeros([3, 4], np.float64), name="ref", use_resource=False)
+    word = tf.Variable(b"", name="word")
 step = tf.placeholder(tf.int64, [])
 text = tf.placeholder(tf.string, [])
 assign = tf.group(big.assign(tf.fill([1 << 19], tf.cast(step, tf.float32))),
                   ref.assign(tf.fill([3, 4], tf.cast(step, tf.float64))),
                   word.assign(text))
-saver = tf.train.Saver(max_to_keep=2, write_version=version)
-with tf.Session() as sess:
+saver = tf.train.Saver(max_to_keep=2, write_version=version, sharded=sharded)
+with tf.Session(config=tf.ConfigProto(device_count={"CPU": 2})) as sess:
     sess.run(tf.global_variables_initializer())
     latest = tf.train.latest_checkpoint(d)
     first = 1
@@ -67,15 +69,19 @@ def _check_consistent(d, version):
     return int(re.search(r"model-(\d+)$", state.model_checkpoint_path).group(1))
 
 
-@pytest.mark.parametrize("version", [tf.train.SaverDef.V2, tf.train.SaverDef.V1])
-def test_sigkill_mid_save_leaves_the_latest_checkpoint_restorable(tmp_path, version):
-    rng = random.Random(20260 + version)
+@pytest.mark.parametrize("version,sharded", [(tf.train.SaverDef.V2, False),
+                                             (tf.train.SaverDef.V1, False),
+                                             (tf.train.SaverDef.V2, True)])
+def test_sigkill_mid_save_leaves_the_latest_checkpoint_restorable(tmp_path, version, sharded):
+    # sharded: variables on two CPU devices, so each save writes two temporary shards
+    # (model-N_temp/part-0000x-of-00002) and merges them into model-N.
+    rng = random.Random(20260 + version + 7 * sharded)
     d = str(tmp_path)
     script = tmp_path / "child.py"
     script.write_text(CHILD)
     last = 0
     for _ in range(6):
-        p = subprocess.Popen([sys.executable, str(script), d, str(version)],
+        p = subprocess.Popen([sys.executable, str(script), d, str(version), str(int(sharded))],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             line = p.stdout.readline()  # one more save completed: the kill lands later
@@ -90,3 +96,6 @@ def test_sigkill_mid_save_leaves_the_latest_checkpoint_restorable(tmp_path, vers
     # max_to_keep=2: at most the two named checkpoints (and files of the one cut off).
     state = tf.train.get_checkpoint_state(d)
     assert len(state.all_model_checkpoint_paths) == 2
+    shards = 2 if sharded else 1
+    assert os.path.exists(state.model_checkpoint_path + ".data-%05d-of-%05d" % (shards - 1,
+                                                                              shards))
