@@ -685,6 +685,7 @@ static int move_attrs(importer* im, mt_node_def* nd, TF_OperationDescription* d)
   }
   for (int j = 0; j < nd->nattrs; j++) {
     mt_attr* a = &nd->attrs[j];
+    if (strcmp(a->name, "_output_shapes") == 0) continue; /* applied, then dropped */
     if (a->value.kind == MT_ATTR_NONE && !a->value.is_list) {
       mt_status_setf(im->s, TF_INVALID_ARGUMENT, "Node '%s': attr '%s' has no value", nd->name,
                      a->name);
@@ -692,6 +693,48 @@ static int move_attrs(importer* im, mt_node_def* nd, TF_OperationDescription* d)
     }
     if (!mt_attrs_set(&d->attrs, &d->nattrs, a->name, &a->value)) {
       mt_status_setf(im->s, TF_RESOURCE_EXHAUSTED, "out of memory importing a GraphDef");
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* As TF's importer (GraphConstructor::ValidateShape): a node's `_output_shapes` attr
+ * refines the shapes its shape function inferred (a loop's Enter, a ReadVariableOp whose
+ * handle comes through control flow), must agree with them, and is not kept. */
+static int apply_output_shapes(importer* im, const mt_node_def* nd, TF_Operation* op) {
+  const mt_attr_value* v = NULL;
+  for (int j = 0; j < nd->nattrs; j++)
+    if (strcmp(nd->attrs[j].name, "_output_shapes") == 0) v = &nd->attrs[j].value;
+  if (!v || !v->is_list || (v->kind != MT_ATTR_SHAPE && v->list.n > 0)) return 1;
+  if (v->list.n < op->noutputs) {
+    mt_status_setf(im->s, TF_INVALID_ARGUMENT, "Node '%s' has %d outputs but the "
+                   "_output_shapes attribute specifies shapes for %d outputs", nd->name,
+                   op->noutputs, v->list.n);
+    return 0;
+  }
+  for (int i = 0; i < op->noutputs; i++) {
+    mt_shape merged = op->output_shapes[i];
+    const mt_shape* want = &v->list.shape[i];
+    if (mt_shape_merge(&merged, want)) {
+      op->output_shapes[i] = merged;
+      continue;
+    }
+    const mt_shape* have = &op->output_shapes[i];
+    if (have->rank != want->rank) {
+      mt_status_setf(im->s, TF_INVALID_ARGUMENT, "Node '%s' has an _output_shapes attribute "
+                     "inconsistent with the GraphDef for output #%d: Shapes must be equal "
+                     "rank, but are %d and %d", nd->name, i, have->rank, want->rank);
+      return 0;
+    }
+    for (int d = 0; d < have->rank; d++) {
+      if (have->dims[d] < 0 || want->dims[d] < 0 || have->dims[d] == want->dims[d]) continue;
+      char a[256], b[256];
+      mt_status_setf(im->s, TF_INVALID_ARGUMENT, "Node '%s' has an _output_shapes attribute "
+                     "inconsistent with the GraphDef for output #%d: Dimension %d in both "
+                     "shapes must be equal, but are %lld and %lld. Shapes are %s and %s.",
+                     nd->name, i, d, (long long)have->dims[d], (long long)want->dims[d],
+                     mt_shape_str(have, a, sizeof a), mt_shape_str(want, b, sizeof b));
       return 0;
     }
   }
@@ -731,7 +774,7 @@ static int build_node(importer* im, int k) {
   }
   add_control_inputs(im, k, d);
   im->nodes[k].op = TF_FinishOperation(d, im->s);
-  return im->nodes[k].op != NULL;
+  return im->nodes[k].op != NULL && apply_output_shapes(im, nd, im->nodes[k].op);
 }
 
 /* The prefix as "p/", made unique if asked. */

@@ -442,3 +442,44 @@ def test_saver_export_collection_list_clear_devices_and_unbound_inputs(tmp_path)
         meta_graph.import_scoped_meta_graph(scoped, import_scope="s",
                                             input_map={"$unbound_inputs_a": five})
         assert sess.run("s/m:0") == 15.0
+
+
+def test_imported_loop_keeps_tfs_shapes_and_trains():
+    # TF 2.21 (v1 loops): after import_meta_graph the loop's Enter and the in-loop
+    # ReadVariableOp have the shapes recorded in _output_shapes, so minimize builds;
+    # one SGD step gives loss 6919.2.
+    tf.disable_control_flow_v2()
+    try:
+        with tf.Graph().as_default():
+            w = tf.get_variable("w", initializer=tf.constant([1.0, 2.0]), use_resource=True)
+            _, acc = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a + w * 2.0),
+                                   [0, tf.zeros([2])])
+            tf.add_to_collection("loss", tf.reduce_sum(acc * acc))
+            mg = tf.train.export_meta_graph()
+        with tf.Graph().as_default() as g:
+            tf.train.import_meta_graph(mg)
+            loss = tf.get_collection("loss")[0]
+            assert g.get_tensor_by_name("while/Enter_1:0").shape.as_list() == [2]
+            assert g.get_tensor_by_name("while/ReadVariableOp:0").shape.as_list() == [2]
+            assert "_output_shapes" not in g.get_operation_by_name("while/Enter_1").node_def.attr
+            train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+            with tf.Session() as s:
+                s.run(tf.global_variables_initializer())
+                s.run(train)
+                assert s.run(loss) == pytest.approx(6919.2, rel=1e-6)
+    finally:
+        tf.enable_control_flow_v2()
+
+
+def test_import_rejects_inconsistent_output_shapes():
+    gd = tf.GraphDef()
+    node = gd.node.add(name="c", op="Const")
+    node.attr["dtype"].type = tf.float32.as_datatype_enum
+    node.attr["value"].tensor.CopyFrom(tf.make_tensor_proto([1.0, 2.0], tf.float32))
+    node.attr["_output_shapes"].list.shape.add().dim.add(size=3)
+    with tf.Graph().as_default():
+        with pytest.raises(ValueError, match=r"Node 'c' has an _output_shapes attribute "
+                           r"inconsistent with the GraphDef for output #0: Dimension 0 in both "
+                           r"shapes must be equal, but are 2 and 3\. Shapes are \[2\] and "
+                           r"\[3\]\."):
+            tf.import_graph_def(gd, name="")
