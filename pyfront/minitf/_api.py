@@ -175,3 +175,7 @@ from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
 from minitf.platform import tf_logging as logging  # noqa: F401,E402
 from minitf.platform.tf_logging import get_logger  # noqa: F401,E402
 from minitf import saved_model  # noqa: F401,E402
+
+# --- metrics ---
+from minitf import metrics, sets  # noqa: F401,E402
+from minitf.ops.confusion_matrix import confusion_matrix_v1 as confusion_matrix  # noqa: F401,E402

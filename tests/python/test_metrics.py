@@ -1,0 +1,100 @@
+"""tf.compat.v1.metrics, tf.confusion_matrix and tf.sets against TensorFlow 2.21
+(tests/fixtures/metrics_expected.json, written by tools/gen_metrics_expected.py from
+tests/python/metrics_cases.py): each metric streamed over three fed batches (update_op and
+value after each, local / metric variable names, static shapes), set and confusion-matrix
+values, construction and run-time errors."""
+import json
+import math
+import os
+
+import pytest
+
+import minitf as tf
+from _logging_fixture import run_message
+import metrics_cases as cases
+
+FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures",
+                       "metrics_expected.json")
+with open(FIXTURE) as f:
+    TF = json.load(f)
+
+
+def assert_close(got, want, path="value"):
+    """Equal structure, dtypes, shapes and integers; floats to 1e-6 relative (NaN = NaN)."""
+    if isinstance(want, list):
+        assert isinstance(got, list) and len(got) == len(want), path
+        for i, (g, w) in enumerate(zip(got, want)):
+            assert_close(g, w, "%s[%d]" % (path, i))
+        return
+    if "sparse" in want:
+        assert_close(got["sparse"], want["sparse"], path)
+        return
+    assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), path
+    if not want["dtype"].startswith("float"):
+        assert got["value"] == want["value"], path
+        return
+    for g, w in zip(got["value"], want["value"]):
+        if math.isnan(w):
+            assert math.isnan(g), path
+        else:
+            assert g == pytest.approx(w, rel=1e-6, abs=1e-7), (path, got["value"], want["value"])
+
+
+@pytest.mark.parametrize("label", sorted(cases.STREAM_CASES))
+def test_stream_matches_tensorflow(label):
+    got = cases.run_stream(tf, cases.STREAM_CASES[label])
+    want = TF["stream"][label]
+    for key in ("local", "metric", "global", "trainable", "value_name", "static"):
+        assert got[key] == want[key], key
+    assert_close(got["initial"], want["initial"], "initial")
+    assert_close(got["updates"], want["updates"], "updates")
+    assert_close(got["values"], want["values"], "values")
+
+
+@pytest.mark.parametrize("label", sorted(cases.VALUE_CASES))
+def test_value_matches_tensorflow(label):
+    assert_close(cases.run_value(tf, cases.VALUE_CASES[label]), TF["values"][label])
+
+
+@pytest.mark.parametrize("label", sorted(cases.STATIC_CASES))
+def test_static_error_matches_tensorflow(label):
+    assert cases.static_error(tf, cases.STATIC_CASES[label]) == TF["static"][label]
+
+
+@pytest.mark.parametrize("label", sorted(cases.RUN_CASES))
+def test_run_time_error_matches_tensorflow(label):
+    assert cases.run_error(tf, cases.RUN_CASES[label], run_message) == TF["run"][label]
+
+
+# ---- feeding a Placeholder satisfies control edges out of it (TensorFlow's feed rewrite,
+# which tf.metrics.mean relies on: its count update runs after `values`) ----
+
+def _gated(frames):
+    x = tf.placeholder(tf.float32, [None])
+    with tf.control_dependencies([x]):
+        y = tf.constant(2.0) * 3.0
+    if frames:  # a TF1 while loop in the graph: the frame executor runs it
+        tf.disable_control_flow_v2()
+        try:
+            tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+        finally:
+            tf.enable_control_flow_v2()
+    return x, y
+
+
+@pytest.mark.parametrize("frames", [False, True])
+def test_fed_placeholder_satisfies_control_edges(frames):
+    with tf.Graph().as_default():
+        x, y = _gated(frames)
+        with tf.Session() as s:
+            assert s.run(y, {x: [1.0]}) == 6.0
+            with pytest.raises(tf.errors.InvalidArgumentError, match="must feed a value"):
+                s.run(y)
+
+
+def test_fed_placeholder_satisfies_control_edges_in_partial_run():
+    with tf.Graph().as_default():
+        x, y = _gated(False)
+        with tf.Session() as s:
+            h = s.partial_run_setup([y], [x])
+            assert s.partial_run(h, y, {x: [1.0]}) == 6.0
