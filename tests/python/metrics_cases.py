@@ -461,6 +461,29 @@ def run_stream(tf, build):
     return out
 
 
+def graph_nodes(tf, build):
+    """[[name, type]] of every op a stream case builds, in creation order."""
+    g = tf.Graph()
+    with g.as_default():
+        build(tf)
+        return [[op.name, op.type] for op in g.get_operations()]
+
+
+# Stream cases whose graph differs from TensorFlow's, and why (their values still equal TF's).
+NODE_DIFFERENCES = {
+    "mean_iou": "the diagonal is a GatherNd: minitf has no DiagPart op yet",
+    "mean_iou_weighted": "the diagonal is a GatherNd: minitf has no DiagPart op yet",
+    "recall_at_k_sparse": "SparseTensor labels: the rank test is static, TF builds a tf.cond "
+                          "over SparseReshape (neither SparseReshape nor composite cond "
+                          "outputs exist in minitf yet)",
+    "recall_at_k_sparse_class": "SparseTensor labels (as recall_at_k_sparse)",
+    "precision_at_k_sparse": "SparseTensor labels (as recall_at_k_sparse)",
+    "recall_at_top_k": "SparseTensor labels (as recall_at_k_sparse)",
+    "average_precision_at_k_sparse": "SparseTensor labels: also the tiling is a SparseReorder "
+                                     "of shifted indices, not SparseReshape + SparseConcat",
+}
+
+
 def run_value(tf, build):
     g = tf.Graph()
     with g.as_default():

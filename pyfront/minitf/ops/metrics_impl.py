@@ -21,7 +21,7 @@ must lie in [0, 1] (InvalidArgumentError "predictions must be in [0, 1]" at run 
 from minitf.framework import dtypes, ops
 from minitf.framework import sparse_tensor
 from minitf.ops import (array_ops, check_ops, confusion_matrix, control_flow_ops, indexing_ops,
-                        math_ops, reduction_ops, state_ops, variable_scope, variables,
+                        math_ops, reduction_ops, variable_scope, variables,
                         weights_broadcast_ops)
 from minitf.ops import sets_impl as sets
 
@@ -35,6 +35,48 @@ def metric_variable(shape, dtype, validate_shape=True, name=None):
         lambda: array_ops.zeros(shape, dtype), trainable=False,
         collections=[ops.GraphKeys.LOCAL_VARIABLES, ops.GraphKeys.METRIC_VARIABLES],
         validate_shape=validate_shape, name=name)
+
+
+class _UnreadVariable(variables.ResourceVariable):
+    """TensorFlow's _UnreadVariable: what assign_add / scatter_add on a resource variable
+    return in graph mode, the variable after `parent_op`. Every use reads it anew (a
+    ReadVariableOp in the user's name scope, run after parent_op), so the update ops' nodes are
+    TensorFlow's (`mean/update_op/ReadVariableOp`); Session.run fetches the read made here."""
+
+    def __init__(self, var, parent_op):  # pylint: disable=super-init-not-called
+        self.__dict__.update(var.__dict__)
+        self._parent_op = parent_op
+        self._cached_value = None
+        self._graph_element = self._read_variable_op()
+
+    @property
+    def name(self):
+        return self._parent_op.name
+
+    def value(self):
+        return self._read_variable_op()
+
+    def read_value(self):
+        return self._read_variable_op()
+
+    def _read_variable_op(self, name=None):
+        with ops.control_dependencies([self._parent_op]):
+            return variables.ResourceVariable._read_variable_op(self, name)
+
+
+def _assign_add(var, value):
+    """var += value as TensorFlow's state_ops.assign_add on a resource variable (an
+    AssignAddVariableOp, named by default whatever name is asked), read lazily."""
+    return _UnreadVariable(var, var.assign_add(value, read_value=False))
+
+
+def _scatter_add(var, indices, updates):
+    """TensorFlow's state_ops.scatter_add on a resource variable (ResourceScatterAdd), read
+    lazily."""
+    from minitf.framework.op_def_library import apply_op
+    updates = ops.convert_to_tensor(updates, var.dtype)
+    return _UnreadVariable(var, apply_op("ResourceScatterAdd", resource=var.handle,
+                                         indices=indices, updates=updates))
 
 
 def _add(collections, value):
@@ -132,6 +174,12 @@ def _maybe_expand_sparse_labels(labels, predictions):
     return sparse_tensor.SparseTensor(new_indices, labels.values, new_shape)
 
 
+def _divide(x, y):
+    """x / y as TensorFlow's math_ops.divide without a name: a variable x is read before the
+    division's name scope opens (so its read is `scope/ReadVariableOp_N`)."""
+    return math_ops.divide(ops.convert_to_tensor(x, dtype=y.dtype.base_dtype), y)
+
+
 def _safe_scalar_div(numerator, denominator, name):
     numerator.get_shape().with_rank_at_most(1)
     denominator.get_shape().with_rank_at_most(1)
@@ -154,7 +202,7 @@ def _streaming_confusion_matrix(labels, predictions, num_classes, weights=None):
         weights = array_ops.reshape(weights, [-1])
     current_cm = confusion_matrix.confusion_matrix(labels, predictions, num_classes,
                                                    weights=weights, dtype=dtypes.float64)
-    return total_cm, state_ops.assign_add(total_cm, current_cm)
+    return total_cm, _assign_add(total_cm, current_cm)
 
 
 def _read_count(v, collections):
@@ -185,9 +233,9 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
                 math_ops.cast(weights, dtypes.float32), values)
             values = math_ops.multiply(values, weights)
             num_values = reduction_ops.reduce_sum(weights)
-        update_total_op = state_ops.assign_add(total, reduction_ops.reduce_sum(values))
+        update_total_op = _assign_add(total, reduction_ops.reduce_sum(values))
         with ops.control_dependencies([values]):
-            update_count_op = state_ops.assign_add(count, num_values)
+            update_count_op = _assign_add(count, num_values)
         mean_t = math_ops.div_no_nan(total, math_ops.maximum(count, 0), name="value")
         _add(metrics_collections, mean_t)
         update_op = math_ops.div_no_nan(update_total_op, math_ops.maximum(update_count_op, 0),
@@ -213,9 +261,9 @@ def mean_tensor(values, weights=None, metrics_collections=None, updates_collecti
                 math_ops.cast(weights, dtypes.float32), values)
             values = math_ops.multiply(values, weights)
             num_values = math_ops.multiply(num_values, weights)
-        update_total_op = state_ops.assign_add(total, values)
+        update_total_op = _assign_add(total, values)
         with ops.control_dependencies([values]):
-            update_count_op = state_ops.assign_add(count, num_values)
+            update_count_op = _assign_add(count, num_values)
         mean_t = math_ops.div_no_nan(total, math_ops.maximum(count, 0), name="value")
         _add(metrics_collections, mean_t)
         update_op = math_ops.div_no_nan(update_total_op, math_ops.maximum(update_count_op, 0),
@@ -347,9 +395,10 @@ def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
             weights = math_ops.cast(weights, dtypes.float32)
             is_correct *= weights
             ones *= weights
-        update_total_op = state_ops.scatter_add(total, labels, ones)
-        update_count_op = state_ops.scatter_add(count, labels, is_correct)
-        per_class_accuracy = math_ops.div_no_nan(count, math_ops.maximum(total, 0))
+        update_total_op = _scatter_add(total, labels, ones)
+        update_count_op = _scatter_add(count, labels, is_correct)
+        per_class_accuracy = math_ops.div_no_nan(count, math_ops.maximum(total, 0),
+                                                 name="div_no_nan")
         mean_accuracy_v = reduction_ops.reduce_mean(per_class_accuracy, name="mean_accuracy")
         _add(metrics_collections, mean_accuracy_v)
         update_op = math_ops.div_no_nan(update_count_op, math_ops.maximum(update_total_op, 0),
@@ -406,7 +455,7 @@ def _count_condition(values, weights=None, metrics_collections=None, updates_col
             weights = math_ops.cast(weights, dtypes.float32)
             values = math_ops.multiply(values, weights)
     value_tensor = _read_count(count, metrics_collections)
-    update_op = state_ops.assign_add(count, reduction_ops.reduce_sum(values))
+    update_op = _assign_add(count, reduction_ops.reduce_sum(values))
     _add(updates_collections, update_op)
     return value_tensor, update_op
 
@@ -514,7 +563,7 @@ def _confusion_matrix_at_thresholds(labels, predictions, thresholds, weights=Non
         is_case = math_ops.cast(math_ops.logical_and(*operands()), dtypes.float32)
         if weights_tiled is not None:
             is_case *= weights_tiled
-        update_ops[key] = state_ops.assign_add(var, reduction_ops.reduce_sum(is_case, 1))
+        update_ops[key] = _assign_add(var, reduction_ops.reduce_sum(is_case, 1))
         values[key] = var
     return values, update_ops
 
@@ -576,8 +625,8 @@ def _ratio_metric(default_name, second, labels, predictions, weights, metrics_co
         other, other_update = second(labels, predictions, weights)
 
         def ratio(a, b, op_name):
-            return indexing_ops.where(math_ops.greater(a + b, 0), math_ops.divide(a, a + b), 0,
-                                      op_name)
+            positive = math_ops.greater(a + b, 0)
+            return indexing_ops.where(positive, _divide(a, a + b), 0, op_name)
 
         value = ratio(tp, other, "value")
         _add(metrics_collections, value)
@@ -674,22 +723,23 @@ def _compute_auc(tp, fn, tn, fp, n, curve, summation_method, name):
                             "please switch to \"careful_interpolation\" instead.")
         elif summation_method == "careful_interpolation":
             return _interpolate_pr_auc(tp, fp, fn, n)
-    rec = math_ops.divide(tp + epsilon, tp + fn + epsilon)
+    rec = _divide(tp + epsilon, tp + fn + epsilon)
     if curve == "ROC":
-        x, y = math_ops.divide(fp, fp + tn + epsilon), rec
+        x, y = _divide(fp, fp + tn + epsilon), rec
     else:
-        x, y = rec, math_ops.divide(tp + epsilon, tp + fp + epsilon)
-    if summation_method in ("trapezoidal", "careful_interpolation"):
-        heights = (y[:n - 1] + y[1:]) / 2.
-    elif summation_method == "minoring":
+        x, y = rec, _divide(tp + epsilon, tp + fp + epsilon)
+    if summation_method not in ("trapezoidal", "careful_interpolation", "minoring", "majoring"):
+        raise ValueError("Invalid summation_method: %s summation_method should be "
+                         "'trapezoidal', 'careful_interpolation', 'minoring', or "
+                         "'majoring'." % summation_method)
+    widths = x[:n - 1] - x[1:]
+    if summation_method == "minoring":
         heights = math_ops.minimum(y[:n - 1], y[1:])
     elif summation_method == "majoring":
         heights = math_ops.maximum(y[:n - 1], y[1:])
     else:
-        raise ValueError("Invalid summation_method: %s summation_method should be "
-                         "'trapezoidal', 'careful_interpolation', 'minoring', or "
-                         "'majoring'." % summation_method)
-    return reduction_ops.reduce_sum(math_ops.multiply(x[:n - 1] - x[1:], heights), name=name)
+        heights = (y[:n - 1] + y[1:]) / 2.
+    return reduction_ops.reduce_sum(math_ops.multiply(widths, heights), name=name)
 
 
 def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
@@ -736,7 +786,7 @@ def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
                                                              weights)
 
         def compute(tp, tn, fp, fn, op_name):
-            specificities = math_ops.divide(tn, tn + fp + _KEPSILON)
+            specificities = _divide(tn, tn + fp + _KEPSILON)
             tf_index = reduction_ops.argmin(math_ops.abs(specificities - specificity), 0)
             tf_index = math_ops.cast(tf_index, dtypes.int32)
             return math_ops.divide(tp[tf_index], tp[tf_index] + fn[tf_index] + _KEPSILON,
@@ -766,7 +816,7 @@ def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
                                                              weights)
 
         def compute(tp, tn, fp, fn, op_name):
-            sensitivities = math_ops.divide(tp, tp + fn + _KEPSILON)
+            sensitivities = _divide(tp, tp + fn + _KEPSILON)
             min_val = reduction_ops.reduce_min(math_ops.abs(sensitivities - sensitivity))
             at_min = math_ops.equal(math_ops.abs(sensitivities - sensitivity), min_val)
             at_min = reduction_ops.cumsum(math_ops.cast(at_min, dtypes.int64))
@@ -818,16 +868,25 @@ def _select_class_id(ids, selected_id):
 
 
 def _reduced_shape(input_shape, axes):
-    """input_shape with the dims in `axes` set to 1 (TensorFlow's math_ops.reduced_shape),
-    from the same arithmetic nodes."""
-    input_shape = math_ops.cast(input_shape, dtypes.int32)
-    axes = math_ops.cast(axes, dtypes.int32)
-    input_rank = array_ops.size(input_shape)
-    axes = math_ops.floormod(axes + input_rank, input_rank)
+    """input_shape with the dims in `axes` set to 1 (TensorFlow's math_ops.reduced_shape,
+    same nodes)."""
+    from minitf.framework import tensor_util
+    import numpy as np
+    constant_input_shape = tensor_util.constant_value(input_shape)
+    if constant_input_shape is not None:
+        constant_axes = tensor_util.constant_value(axes)
+        if constant_axes is not None:
+            constant_axes = np.array(constant_axes, dtype=np.int32)
+            constant_input_shape = np.array(constant_input_shape, dtype=np.int32)
+            constant_input_shape[constant_axes] = 1
+            return constant_input_shape
+    axes = ops.convert_to_tensor(axes)
+    input_rank = array_ops.size(input_shape, out_type=axes.dtype)
+    axes = (axes + input_rank) % input_rank
     axes_shape = array_ops.shape(axes)
     return array_ops.dynamic_stitch(
         [array_ops.range(input_rank), axes],
-        [input_shape, array_ops.ones(axes_shape, dtype=dtypes.int32)])
+        [input_shape, array_ops.ones(axes_shape, dtype=input_shape.dtype)])
 
 
 def _maybe_select_class_id(labels, predictions_idx, selected_id=None):
@@ -878,7 +937,7 @@ def _streaming_at_k(kind, count_fn, labels, predictions_idx, k, class_id, weight
                           weights=weights)
         batch_total = math_ops.cast(reduction_ops.reduce_sum(counts), dtypes.float64)
         var = metric_variable([], dtypes.float64, name=scope)
-        return var, state_ops.assign_add(var, batch_total, name="update")
+        return var, _assign_add(var, batch_total)
 
 
 def _top_k_ratio(kind, other_kind, other_fn, labels, predictions_idx, k, class_id, weights,
@@ -1064,11 +1123,11 @@ def _streaming_sparse_average_precision_at_top_k(labels, predictions_idx, weight
                                           dtypes.float64)
             else:
                 batch_max = reduction_ops.reduce_sum(weights, name="batch_max")
-            max_update = state_ops.assign_add(max_var, batch_max, name="update")
+            max_update = _assign_add(max_var, batch_max)
         with ops.name_scope(None, "total", (average_precision,)) as total_scope:
             total_var = metric_variable([], dtypes.float64, name=total_scope)
             batch_total = reduction_ops.reduce_sum(average_precision, name="batch_total")
-            total_update = state_ops.assign_add(total_var, batch_total, name="update")
+            total_update = _assign_add(total_var, batch_total)
         mean_average_precision = _safe_scalar_div(total_var, max_var, name="mean")
         _add(metrics_collections, mean_average_precision)
         update = _safe_scalar_div(total_update, max_update, name=scope)
