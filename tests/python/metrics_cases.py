@@ -177,7 +177,54 @@ def _collections(tf):
     return _stream(m, (v, _X))
 
 
+def _unknown_rank_weights(tf):
+    v = _ph(tf, tf.float32, [None])
+    w = _ph(tf, tf.float32, None)
+    ws = [a[:4] for a in _W[:2]] + [np.float32(0.5)]  # a vector twice, then a scalar
+    return _stream(tf.metrics.mean(v, weights=w), (v, _X), (w, ws))
+
+
+def _unknown_rank_labels(tf):
+    lab = _ph(tf, tf.int64, None)
+    pred = _ph(tf, tf.int64, None)
+    labs = [_INT_LAB[0].reshape(6, 1), _INT_LAB[1], _INT_LAB[2]]  # [6, 1] squeezed at run time
+    return _stream(tf.metrics.accuracy(lab, pred), (lab, labs), (pred, _INT_PRED))
+
+
+def _squeezed(tf):
+    lab = _ph(tf, tf.int32, [6, 1])
+    pred = _ph(tf, tf.int64, [6])
+    w = _ph(tf, tf.float32, [6, 1])
+    return _stream(tf.metrics.accuracy(lab, pred, weights=w),
+                   (lab, [a.reshape(6, 1).astype(np.int32) for a in _INT_LAB]), (pred, _INT_PRED),
+                   (w, [np.concatenate([a, a[:1]]).reshape(6, 1) for a in _W]))
+
+
+def _sparse_unknown_rank(tf):
+    scores = _ph(tf, tf.float32, [3, 5])
+    values = _ph(tf, tf.int64, [3])
+    lab = tf.SparseTensor([[0, 0], [0, 1], [1, 0]], values,
+                          tf.placeholder_with_default(tf.constant([3, 2], tf.int64), [None]))
+    return _stream(tf.metrics.recall_at_k(lab, scores, 2), (scores, _SCORES),
+                   (values, [a.reshape(-1)[:3] for a in _TOPK_LAB]))
+
+
+def _mean_iou_2d(tf):
+    lab = _ph(tf, tf.int32, [2, 3])
+    pred = _ph(tf, tf.int32, [2, 3])
+    w = _ph(tf, tf.float32, [2, 3])
+    return _stream(tf.metrics.mean_iou(lab, pred, 3, weights=w),
+                   (lab, [a.reshape(2, 3).astype(np.int32) for a in _INT_LAB]),
+                   (pred, [a.reshape(2, 3).astype(np.int32) for a in _INT_PRED]),
+                   (w, [np.concatenate([a, a[:1]]).reshape(2, 3) for a in _W]))
+
+
 STREAM_CASES = {
+    "mean_unknown_rank_weights": _unknown_rank_weights,
+    "accuracy_unknown_rank": _unknown_rank_labels,
+    "accuracy_squeezed": _squeezed,
+    "recall_at_k_sparse_unknown_rank": _sparse_unknown_rank,
+    "mean_iou_2d": _mean_iou_2d,
     "mean": lambda tf: _mean(tf),
     "mean_weighted": lambda tf: _mean(tf, "vector"),
     "mean_scalar_weight": lambda tf: _mean(tf, "scalar"),
@@ -479,6 +526,9 @@ NODE_DIFFERENCES = {
     "recall_at_k_sparse_class": "SparseTensor labels (as recall_at_k_sparse)",
     "precision_at_k_sparse": "SparseTensor labels (as recall_at_k_sparse)",
     "recall_at_top_k": "SparseTensor labels (as recall_at_k_sparse)",
+    "recall_at_k_sparse_unknown_rank": "SparseTensor labels: minitf's tf.cond chooses the "
+                                       "indices and shape, TF's the whole SparseTensor",
+    "mean_iou_2d": "the diagonal is a GatherNd: minitf has no DiagPart op yet",
     "average_precision_at_k_sparse": "SparseTensor labels: also the tiling is a SparseReorder "
                                      "of shifted indices, not SparseReshape + SparseConcat",
 }
