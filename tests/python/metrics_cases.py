@@ -290,6 +290,15 @@ STREAM_CASES = {
                                           summation_method="majoring", num_thresholds=10),
     "auc_thresholds": lambda tf: _binary(tf, tf.metrics.auc, thresholds=[0.7, 0.2, 0.5],
                                          name="my_auc"),
+    "auc_num_thresholds_0": lambda tf: _binary(tf, tf.metrics.auc, num_thresholds=0),
+    "auc_num_thresholds_1": lambda tf: _binary(tf, tf.metrics.auc, num_thresholds=1),
+    "auc_num_thresholds_3_pr": lambda tf: _binary(tf, tf.metrics.auc, num_thresholds=3,
+                                                  curve="PR",
+                                                  summation_method="careful_interpolation"),
+    "precision_at_no_thresholds": lambda tf: _binary(tf, tf.metrics.precision_at_thresholds,
+                                                     thresholds=[]),
+    "sensitivity_at_specificity_1": lambda tf: _binary(
+        tf, tf.metrics.sensitivity_at_specificity, specificity=0.5, num_thresholds=1),
     "sensitivity_at_specificity": lambda tf: _binary(
         tf, tf.metrics.sensitivity_at_specificity, specificity=0.6),
     "sensitivity_at_specificity_weighted": lambda tf: _binary(
@@ -391,6 +400,9 @@ def _fed_shaped(tf, value, dtype=None):
 
 
 STATIC_CASES = {
+    "auc_pr_careful_1_threshold": lambda tf: _binary(tf, tf.metrics.auc, num_thresholds=1,
+                                                     curve="PR",
+                                                     summation_method="careful_interpolation"),
     "accuracy_shape_mismatch": lambda tf: tf.metrics.accuracy(tf.zeros([3]), tf.zeros([4])),
     "auc_bad_curve": lambda tf: tf.metrics.auc(tf.zeros([3], tf.bool), tf.zeros([3]),
                                                curve="XY"),

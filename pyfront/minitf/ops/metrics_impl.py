@@ -756,8 +756,10 @@ def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collectio
     with variable_scope.variable_scope(name, "auc", (labels, predictions, weights)):
         if curve != "ROC" and curve != "PR":
             raise ValueError("Curve must be either ROC or PR. Curve %s is unknown." % curve)
+        # TF slices the curves with num_thresholds as given (len(thresholds) + 2 when the
+        # thresholds are listed), even when it is not the number of thresholds (0 or 1)
+        n = num_thresholds if thresholds is None else len(thresholds) + 2
         thresholds = _auc_thresholds(num_thresholds, thresholds)
-        n = len(thresholds)
         values, update_ops = _confusion_matrix_at_thresholds(labels, predictions, thresholds,
                                                              weights)
         auc_value = _compute_auc(values["tp"], values["fn"], values["tn"], values["fp"], n,
