@@ -8,6 +8,7 @@ import json
 import math
 import os
 
+import numpy as np
 import pytest
 
 import minitf as tf
@@ -110,3 +111,81 @@ def test_fed_placeholder_satisfies_control_edges_in_partial_run():
         with tf.Session() as s:
             h = s.partial_run_setup([y], [x])
             assert s.partial_run(h, y, {x: [1.0]}) == 6.0
+
+
+# ---- the set ops against Python's sets, and never a crash on garbage sparse input ----
+
+def _dense_rows(rows, cols, rng):
+    return rng.randint(0, 6, size=[rows, cols]).astype(np.int64)
+
+
+def _expected(op, a, b):
+    want = []
+    for ra, rb in zip(a, b):
+        sa, sb = set(ra.tolist()), set(rb.tolist())
+        want.append(sorted({"intersection": sa & sb, "union": sa | sb, "a-b": sa - sb,
+                            "b-a": sb - sa}[op]))
+    return want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_set_operations_equal_python_sets(seed):
+    rng = np.random.RandomState(seed)
+    a, b = _dense_rows(4, 5, rng), _dense_rows(4, 3, rng)
+    with tf.Graph().as_default():
+        # b also as a SparseTensor of its rows (dense-sparse and sparse-sparse kernels)
+        idx = [[r, c] for r in range(4) for c in range(3)]
+        sb = tf.SparseTensor(idx, b.reshape(-1), [4, 3])
+        sa = tf.SparseTensor([[r, c] for r in range(4) for c in range(5)], a.reshape(-1), [4, 5])
+        results = {}
+        for op, fn in (("intersection", tf.sets.intersection), ("union", tf.sets.union),
+                       ("a-b", tf.sets.difference),
+                       ("b-a", lambda x, y: tf.sets.difference(x, y, aminusb=False))):
+            results[op] = [fn(a, b), fn(a, sb), fn(sa, sb)]
+        sizes = tf.sets.size(sb)
+        with tf.Session() as s:
+            got, got_sizes = s.run([results, sizes])
+    assert got_sizes.tolist() == [len(set(r.tolist())) for r in b]
+    for op, values in got.items():
+        want = _expected(op, a, b)
+        for v in values:
+            rows = [[] for _ in range(4)]
+            for (r, c), x in zip(v.indices.tolist(), v.values.tolist()):
+                assert c == len(rows[r])
+                rows[r].append(x)
+            assert rows == want, op
+            assert v.dense_shape.tolist() == [4, max(len(w) for w in want)]
+
+
+def test_set_ops_reject_garbage_sparse_input_without_crashing():
+    rng = np.random.RandomState(7)
+    with tf.Graph().as_default():
+        ix = tf.placeholder(tf.int64, [None, None])
+        vals = tf.placeholder(tf.int32, [None])
+        shape = tf.placeholder(tf.int64, [None])
+        size = tf.raw_ops.SetSize(set_indices=ix, set_values=vals, set_shape=shape,
+                                  validate_indices=False)
+        union = tf.raw_ops.SparseToSparseSetOperation(
+            set1_indices=ix, set1_values=vals, set1_shape=shape, set2_indices=ix,
+            set2_values=vals, set2_shape=shape, set_operation="union", validate_indices=False)
+        dense = tf.raw_ops.DenseToSparseSetOperation(
+            set1=tf.zeros([2, 2], tf.int32), set2_indices=ix, set2_values=vals,
+            set2_shape=shape, set_operation="a-b", validate_indices=False)
+        with tf.Session() as s:
+            ok = 0
+            for _ in range(400):
+                # mostly well-formed enough to reach the grouping code
+                rank = int(rng.randint(1, 4))
+                n = int(rng.randint(0, 6))
+                width = rank if rng.uniform() < 0.8 else int(rng.randint(1, 4))
+                nvals = n if rng.uniform() < 0.8 else int(rng.randint(0, 5))
+                feed = {ix: rng.randint(-1, 4, size=[n, width]),
+                        vals: rng.randint(0, 3, size=[nvals]),
+                        shape: rng.randint(-1, 4, size=[rank])}
+                for fetch in (size, union[1], dense[1]):
+                    try:
+                        s.run(fetch, feed)
+                        ok += 1
+                    except (tf.errors.InvalidArgumentError, tf.errors.InternalError):
+                        pass
+            assert ok > 30  # some inputs got through every check to the set code
