@@ -103,7 +103,7 @@ static int mark_needed(builder* b, const TF_Output* fetches, int nfetches,
     }
     for (int k = 0; k < op->ncontrol_inputs; k++) {
       TF_Operation* c = op->control_inputs[k];
-      if (b->needed[c->id]) continue;
+      if (b->needed[c->id] || mt_fed_placeholder(c, b->feeds, b->nfeeds)) continue;
       b->needed[c->id] = 1;
       stack[top++] = c;
     }
@@ -129,7 +129,8 @@ static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
       if (fed_index(b, op->inputs[k].oper, op->inputs[k].index) < 0 &&
           !mt_is_next_iteration(op->inputs[k].oper))
         indeg[i]++;
-    indeg[i] += op->ncontrol_inputs;
+    for (int k = 0; k < op->ncontrol_inputs; k++)
+      indeg[i] += !mt_fed_placeholder(op->control_inputs[k], b->feeds, b->nfeeds);
   }
   int head = 0, tail = 0;
   for (int i = 0; i < b->nops; i++)
@@ -147,7 +148,8 @@ static int order_nodes(builder* b, mt_plan* p, TF_Status* s) {
         if (b->needed[to->id] && --indeg[to->id] == 0) queue[tail++] = to;
       }
     }
-    for (int c = 0; c < op->ncontrol_outputs; c++) {
+    for (int c = 0; c < op->ncontrol_outputs && !mt_fed_placeholder(op, b->feeds, b->nfeeds);
+         c++) {
       TF_Operation* to = op->control_outputs[c];
       if (b->needed[to->id] && --indeg[to->id] == 0) queue[tail++] = to;
     }
@@ -613,7 +615,9 @@ static int resolve_prun_nodes(mt_prun* r, TF_Graph* g, const TF_Operation* const
     for (int k = 0; k < p->nnodes; k++) {
       r->ctrl_start[k] = at;
       const TF_Operation* op = p->nodes[k].op;
-      for (int c = 0; c < op->ncontrol_inputs; c++) r->ctrl[at++] = node_of[op->control_inputs[c]->id];
+      /* a control input left out of the plan is a fed Placeholder (satisfied) */
+      for (int c = 0; c < op->ncontrol_inputs; c++)
+        if (node_of[op->control_inputs[c]->id] >= 0) r->ctrl[at++] = node_of[op->control_inputs[c]->id];
     }
     r->ctrl_start[p->nnodes] = at;
     for (int t = 0; t < r->ntargets; t++) r->target_nodes[t] = node_of[targets[t]->id];

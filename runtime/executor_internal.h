@@ -4,7 +4,23 @@
 #ifndef MINITF_RUNTIME_EXECUTOR_INTERNAL_H_
 #define MINITF_RUNTIME_EXECUTOR_INTERNAL_H_
 
+#include <string.h>
+
+#include "runtime/graph.h"
 #include "runtime/session.h"
+
+/* TensorFlow's feed rewrite (subgraph.cc FeedInputs): feeding a Placeholder
+ * also satisfies the control edges out of it, so `with
+ * tf.control_dependencies([placeholder])` does not make a fed Placeholder run
+ * (and fail for want of a value). Such an op is left out of the plan; nodes
+ * that list it as a control input do not wait for it. */
+static inline int mt_fed_placeholder(const TF_Operation* op, const TF_Output* feeds, int nfeeds) {
+  if (strcmp(op->op_type, "Placeholder") != 0 && strcmp(op->op_type, "PlaceholderV2") != 0)
+    return 0;
+  for (int k = 0; k < nfeeds; k++)
+    if (feeds[k].oper == op) return 1;
+  return 0;
+}
 
 typedef struct plan_node {
   TF_Operation* op;

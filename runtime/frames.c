@@ -133,7 +133,8 @@ static int build_edges(mt_plan* p, struct mt_cf_plan* cf, const int* node_of,
     for (int i = 0; i < op->ninputs; i++)
       if (feed_of(feeds, nfeeds, op->inputs[i]) < 0) cf->edge_start[node_of[op->inputs[i].oper->id] + 1]++;
     for (int c = 0; c < op->ncontrol_inputs; c++)
-      cf->edge_start[node_of[op->control_inputs[c]->id] + 1]++;
+      if (node_of[op->control_inputs[c]->id] >= 0) /* else a fed Placeholder: satisfied */
+        cf->edge_start[node_of[op->control_inputs[c]->id] + 1]++;
   }
   for (int k = 0; k < n; k++) cf->edge_start[k + 1] += cf->edge_start[k];
   cf->edges = mt_calloc((size_t)cf->edge_start[n] + 1, sizeof(cf_edge), s);
@@ -154,6 +155,7 @@ static int build_edges(mt_plan* p, struct mt_cf_plan* cf, const int* node_of,
       cf->edges[at[node_of[op->inputs[i].oper->id]]++] = e;
     }
     for (int c = 0; c < op->ncontrol_inputs; c++) {
+      if (node_of[op->control_inputs[c]->id] < 0) continue;
       cf_edge e = {k, -1, 0, 0};
       cf->edges[at[node_of[op->control_inputs[c]->id]]++] = e;
     }
@@ -320,7 +322,8 @@ static unsigned char inline_kind(const TF_Operation* op, const cf_node* n) {
 }
 
 /* Per frame: local node indices, input slots and initial pending counts. */
-static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
+static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, const TF_Output* feeds, int nfeeds,
+                         TF_Status* s) {
   for (int k = 0; k < p->nnodes; k++) {
     cf_node* n = &cf->nodes[k];
     cf_frame_def* d = &cf->frames[n->frame];
@@ -339,7 +342,10 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
     int data = 0;
     for (int i = 0; i < op->ninputs; i++) data += cf->fed[cf->fed_start[k] + i] < 0;
     n->ndata = op->ninputs;
-    n->pending0 = n->kind == K_MERGE ? (op->ncontrol_inputs << 1) | 1 : data + op->ncontrol_inputs;
+    int ctrl = 0;
+    for (int c = 0; c < op->ncontrol_inputs; c++)
+      ctrl += !mt_fed_placeholder(op->control_inputs[c], feeds, nfeeds);
+    n->pending0 = n->kind == K_MERGE ? (ctrl << 1) | 1 : data + ctrl;
     cf->frames[n->frame].pending0[n->local] = n->pending0;
     n->konst = p->nodes[k].konst;
     n->inl = inline_kind(op, n);
@@ -363,6 +369,7 @@ static int layout_frames(mt_plan* p, struct mt_cf_plan* cf, TF_Status* s) {
 int mt_cf_plan_build(mt_plan* p, TF_Graph* g, const TF_Output* feeds, int nfeeds, TF_Status* s) {
   struct mt_cf_plan* cf = mt_calloc(1, sizeof *cf, s);
   int* node_of = mt_calloc((size_t)g->nops + 1, sizeof(int), s);
+  for (int i = 0; node_of && i < g->nops; i++) node_of[i] = -1;
   if (cf) {
     p->cf = cf;
     cf->nodes = mt_calloc((size_t)p->nnodes + 1, sizeof(cf_node), s);
@@ -388,7 +395,8 @@ int mt_cf_plan_build(mt_plan* p, TF_Graph* g, const TF_Output* feeds, int nfeeds
     if (cf->fetch_node[j] >= 0) cf->nodes[cf->fetch_node[j]].has_fetch = 1;
   }
   int ok = frame_named(cf, "", 0, s) == 0 && build_edges(p, cf, node_of, feeds, nfeeds, s) &&
-           assign_frames(p, cf, s) && check_loops(p, cf, s) && layout_frames(p, cf, s);
+           assign_frames(p, cf, s) && check_loops(p, cf, s) &&
+           layout_frames(p, cf, feeds, nfeeds, s);
   free(node_of);
   return ok;
 }

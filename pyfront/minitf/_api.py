@@ -179,3 +179,7 @@ from minitf import saved_model  # noqa: F401,E402
 # --- layers, losses (tf.layers, tf.losses), make_template ---
 from minitf import layers, losses  # noqa: F401,E402
 from minitf.ops.template import make_template, tables_initializer  # noqa: F401,E402
+
+# --- metrics ---
+from minitf import metrics, sets  # noqa: F401,E402
+from minitf.ops.confusion_matrix import confusion_matrix_v1 as confusion_matrix  # noqa: F401,E402

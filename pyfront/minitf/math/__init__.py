@@ -23,3 +23,6 @@ from minitf.ops.math_ops import unsorted_segment_sum  # noqa: F401,E402
 
 # --- monotonicity checks ---
 from minitf.ops.check_ops import is_non_decreasing, is_strictly_increasing  # noqa: F401,E402
+
+# --- metrics (confusion matrix) ---
+from minitf.ops.confusion_matrix import confusion_matrix_v1 as confusion_matrix  # noqa: F401,E402
