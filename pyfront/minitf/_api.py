@@ -175,3 +175,12 @@ from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
 from minitf.platform import tf_logging as logging  # noqa: F401,E402
 from minitf.platform.tf_logging import get_logger  # noqa: F401,E402
 from minitf import saved_model  # noqa: F401,E402
+
+# --- array (boolean_mask, tensor_scatter_*, ...) ---
+from minitf.ops.array_ext_ops import (  # noqa: F401,E402
+    batch_gather, batch_scatter_update, batch_to_space, boolean_mask, ensure_shape,
+    guarantee_const, invert_permutation, meshgrid, parallel_stack, repeat,
+    required_space_to_batch_paddings, roll, sequence_mask, setdiff1d, space_to_batch,
+    tensor_scatter_add, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+    tensor_scatter_nd_sub, tensor_scatter_nd_update, tensor_scatter_sub, tensor_scatter_update,
+    unique_with_counts, unravel_index)

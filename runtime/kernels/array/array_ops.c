@@ -13,4 +13,5 @@ void mt_register_array_ops(void) {
   mt_register_array_concat_ops();
   mt_register_array_fill_ops();
   mt_register_array_unique_ops();
+  mt_register_array_scatter_ops();
 }

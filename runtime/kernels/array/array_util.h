@@ -67,5 +67,8 @@ void mt_register_array_transpose_ops(void);
 void mt_register_array_concat_ops(void);
 void mt_register_array_fill_ops(void);
 void mt_register_array_unique_ops(void);
+void mt_register_array_scatter_ops(void);
+/* The gradients in scatter_grad.c, called by mt_register_array_grads. */
+void mt_register_array_scatter_grads(void);
 
 #endif

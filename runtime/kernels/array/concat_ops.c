@@ -1,4 +1,4 @@
-/* Array ops: ConcatOffset, ConcatV2, Pack, Unpack, Split, SplitV.
+/* Array ops: ConcatOffset, ConcatV2, Pack, Unpack, Split, SplitV, ParallelConcat.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). */
 #include <float.h>
@@ -629,6 +629,70 @@ done:
 }
 
 /* ======================================================================
+ * ParallelConcat (tf.parallel_stack): inputs of shape [1, ...] stacked along
+ * dim 0 into the `shape` attr, which must be fully defined.
+ * ====================================================================== */
+
+static mt_shape shape_attr(const TF_Operation* op) {
+  const mt_attr_value* v = mt_op_attr(op, "shape");
+  return v && v->kind == MT_ATTR_SHAPE && !v->is_list ? v->v.shape : mt_shape_unknown();
+}
+
+static void parallel_concat_shape(mt_shape_ctx* ctx) {
+  const mt_shape passed = shape_attr(ctx->op);
+  if (!mt_shape_known(&passed)) {
+    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "shape attr must be fully defined.");
+    return;
+  }
+  if (passed.rank < 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape must be at least rank 1 but is rank 0");
+    return;
+  }
+  mt_shape cur = passed;
+  cur.dims[0] = 1;
+  for (int i = 0; i < ctx->ninputs; i++) {
+    const mt_shape* in = &ctx->in[i];
+    if (!mt_shape_known(in)) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "All input shapes must be fully defined.");
+      return;
+    }
+    if (in->rank < 1 || in->dims[0] != 1) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Size of first dimension must be 1.");
+      return;
+    }
+    if (!mt_merge_shape(ctx, in, &cur, &cur)) {
+      char m[512];
+      snprintf(m, sizeof m, "%s", TF_Message(ctx->status));
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s\n\tFrom merging shape %d with other "
+                     "shapes.", m, i);
+      return;
+    }
+  }
+  ctx->out[0] = passed;
+}
+
+static void parallel_concat_kernel(mt_kernel_ctx* ctx) {
+  const mt_shape passed = shape_attr(ctx->op);
+  const TF_Tensor* first = ctx->inputs[0];
+  const int64_t each = mt_tensor_nelems(first);
+  if (passed.rank < 1 || passed.dims[0] != ctx->ninputs ||
+      mt_shape_nelems(&passed) != each * ctx->ninputs) {
+    char a[256], b[256];
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Inputs of shape %s do not stack into shape %s",
+                   mt_dims_str(first->dims, first->ndims, a, sizeof a),
+                   mt_shape_str(&passed, b, sizeof b));
+    return;
+  }
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, first->dtype, passed.dims, passed.rank);
+  if (!out) return;
+  const size_t es = TF_DataTypeSize(first->dtype);
+  for (int k = 0; k < ctx->ninputs; k++)
+    ar_copy_elems(first->dtype, (char*)mt_tensor_data(out) + (size_t)(k * each) * es,
+                  mt_tensor_data(ctx->inputs[k]), each);
+}
+
+/* ======================================================================
  * Registration
  * ====================================================================== */
 
@@ -639,6 +703,9 @@ static const mt_op_spec concat_specs[] = {
     {.name = "ConcatV2", .inputs = "values: N * T, axis: Tidx", .outputs = "output: T",
      .attrs = "N: int >= 2; T: type; Tidx: " INDEX_T, .shape = concat_shape,
      .kernel = concat_kernel},
+    {.name = "ParallelConcat", .inputs = "values: N * T", .outputs = "output: T",
+     .attrs = "N: int >= 1; T: type; shape: shape", .shape = parallel_concat_shape,
+     .kernel = parallel_concat_kernel},
     {.name = "Pack", .inputs = "values: N * T", .outputs = "output: T",
      .attrs = "N: int >= 1; T: type; axis: int = 0", .shape = pack_shape, .kernel = pack_kernel},
     {.name = "Unpack", .inputs = "value: T", .outputs = "output: num * T",

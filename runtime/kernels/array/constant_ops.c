@@ -87,6 +87,47 @@ static void placeholder_with_default_shape(mt_shape_ctx* ctx) {
 /* Identity and PlaceholderWithDefault: the input, shared. */
 static void identity_kernel(mt_kernel_ctx* ctx) { mt_ctx_set_shared(ctx, 0, ctx->inputs[0]); }
 
+/* EnsureShape: the input's shape merged with the `shape` attr (TensorFlow's
+ * Merge message when they disagree). */
+static void ensure_shape_shape(mt_shape_ctx* ctx) {
+  const mt_shape want = attr_shape(ctx->op, "shape");
+  mt_shape merged;
+  if (!ar_merge_shapes(ctx, &want, &ctx->in[0], &merged)) return;
+  ctx->out[0] = merged;
+}
+
+/* The input, shared, once its run-time shape fits the attr: else
+ * "Shape of tensor x [2] is not compatible with expected shape [3]." naming
+ * the input as the NodeDef does ("x", "x:1"). */
+static void ensure_shape_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* x = ctx->inputs[0];
+  const mt_shape want = attr_shape(ctx->op, "shape");
+  int ok = want.rank < 0 || want.rank == x->ndims;
+  for (int d = 0; ok && want.rank >= 0 && d < want.rank; d++)
+    ok = want.dims[d] < 0 || want.dims[d] == x->dims[d];
+  if (!ok) {
+    char name[320], a[256], b[256];
+    const TF_Output src = ctx->op->inputs[0];
+    if (src.index) snprintf(name, sizeof name, "%s:%d", src.oper->name, src.index);
+    else snprintf(name, sizeof name, "%s", src.oper->name);
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Shape of tensor %s %s is not compatible with expected shape %s.", name,
+                   mt_dims_str(x->dims, x->ndims, a, sizeof a), mt_shape_str(&want, b, sizeof b));
+    return;
+  }
+  mt_ctx_set_shared(ctx, 0, x);
+}
+
+/* GuaranteeConst: the input, shared; TensorFlow refuses resource handles. */
+static void guarantee_const_kernel(mt_kernel_ctx* ctx) {
+  if (ctx->inputs[0]->dtype == TF_RESOURCE) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "GuaranteeConst does not support DT_RESOURCE");
+    return;
+  }
+  mt_ctx_set_shared(ctx, 0, ctx->inputs[0]);
+}
+
 
 /* ======================================================================
  * Bitcast
@@ -231,6 +272,11 @@ static const mt_op_spec constant_specs[] = {
     {.name = "PreventGradient", .inputs = "input: T", .outputs = "output: T",
      .attrs = "T: type; message: string = ''", .shape = mt_unchanged_shape,
      .kernel = identity_kernel},
+    {.name = "EnsureShape", .inputs = "input: T", .outputs = "output: T",
+     .attrs = "shape: shape; T: type", .shape = ensure_shape_shape,
+     .kernel = ensure_shape_kernel},
+    {.name = "GuaranteeConst", .inputs = "input: T", .outputs = "output: T", .attrs = "T: type",
+     .shape = mt_unchanged_shape, .kernel = guarantee_const_kernel, .flags = MT_OP_STATEFUL},
     {.name = "Snapshot", .inputs = "input: T", .outputs = "output: T", .attrs = "T: type",
      .shape = mt_unchanged_shape, .kernel = snapshot_kernel},
     {.name = "CheckNumerics", .inputs = "tensor: T", .outputs = "output: T",

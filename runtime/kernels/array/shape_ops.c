@@ -1,4 +1,5 @@
-/* Array ops: Reshape, ExpandDims, Squeeze (views), Shape, ShapeN, Size, Rank.
+/* Array ops: Reshape, ExpandDims, Squeeze (views), Shape, ShapeN, Size, Rank,
+ * UnravelIndex.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). */
 #include <float.h>
@@ -342,6 +343,94 @@ static void rank_kernel(mt_kernel_ctx* ctx) {
 }
 
 /* ======================================================================
+ * UnravelIndex
+ * ====================================================================== */
+
+static void unravel_index_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 1, 1)) return;
+  const mt_shape *ind = &ctx->in[0], *dims = &ctx->in[1];
+  const int64_t nd = dims->rank == 1 ? dims->dims[0] : -1;
+  if (ind->rank == 0) {
+    ctx->out[0] = (mt_shape){.rank = 1, .dims = {nd}};
+  } else if (ind->rank > 0) {
+    ctx->out[0] = (mt_shape){.rank = 2, .dims = {nd, mt_shape_nelems(ind)}};
+  } else {
+    ctx->out[0] = mt_shape_unknown();
+  }
+}
+
+/* output[i][j] = (indices[j] % stride[i]) / stride[i + 1], stride[i] the
+ * product of dims[i:], in Tidx arithmetic as TensorFlow's Eigen kernel
+ * (which checks only index < prod(dims), so a negative index is unravelled
+ * as C division does). */
+static void unravel_index_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *ind = ctx->inputs[0], *dt = ctx->inputs[1];
+  char a[256];
+  if (dt->ndims != 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "The indices can only be scalar or vector, got \"%s\"",
+                   mt_dims_str(dt->dims, dt->ndims, a, sizeof a));
+    return;
+  }
+  const int wide = dt->dtype == TF_INT64;
+  const int64_t nd = dt->dims[0], n = mt_tensor_nelems(ind);
+  int64_t* v = mt_malloc(sizeof(int64_t) * (size_t)(2 * nd + 2 + n), ctx->status);
+  if (!v) return;
+  int64_t *stride = v + nd, *idx = v + 2 * nd + 2;
+  mt_tensor_ints(dt, v, nd);
+  mt_tensor_ints(ind, idx, n);
+  const double limit = wide ? (double)INT64_MAX : (double)INT32_MAX;
+  double prod = 1;
+  for (int64_t i = 0; i < nd; i++) {
+    if (v[i] == 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Input dims cannot contain a dim of zero, but dims contains zero at index "
+                     "%lld", (long long)i);
+    } else if (v[i] < 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Input dims cannot be negative. Got dim = %lld at index %lld",
+                     (long long)v[i], (long long)i);
+    } else if (prod > limit / (double)v[i]) {
+      char s[512];
+      int len = 0;
+      s[0] = 0;
+      for (int64_t j = 0; j < nd && len < (int)sizeof s; j++)
+        len += snprintf(s + len, sizeof s - (size_t)len, j ? " %lld" : "%lld", (long long)v[j]);
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "Input dims product is causing integer overflow: (%s)", s);
+    } else {
+      prod *= (double)v[i];
+      continue;
+    }
+    free(v);
+    return;
+  }
+  stride[nd] = 1;
+  for (int64_t i = nd - 1; i >= 0; i--) stride[i] = stride[i + 1] * v[i];
+  for (int64_t j = 0; j < n; j++) {
+    if (idx[j] >= stride[0]) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "index is out of bound as with dims");
+      free(v);
+      return;
+    }
+  }
+  int64_t od[2] = {nd, n};
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt->dtype, od, ind->ndims == 0 ? 1 : 2);
+  if (out) {
+    for (int64_t i = 0; i < nd; i++) {
+      for (int64_t j = 0; j < n; j++) {
+        const int64_t r = wide ? idx[j] % stride[i] / stride[i + 1]
+                               : (int64_t)((int32_t)idx[j] % (int32_t)stride[i] /
+                                           (int32_t)stride[i + 1]);
+        if (wide) ((int64_t*)mt_tensor_data(out))[i * n + j] = r;
+        else ((int32_t*)mt_tensor_data(out))[i * n + j] = (int32_t)r;
+      }
+    }
+  }
+  free(v);
+}
+
+/* ======================================================================
  * Registration
  * ====================================================================== */
 
@@ -361,6 +450,8 @@ static const mt_op_spec shape_specs[] = {
      .kernel = shape_kernel},
     {.name = "Size", .inputs = "input: T", .outputs = "output: out_type",
      .attrs = "T: type; out_type: " INDEX_T, .shape = scalar_shape, .kernel = size_kernel},
+    {.name = "UnravelIndex", .inputs = "indices: Tidx, dims: Tidx", .outputs = "output: Tidx",
+     .attrs = "Tidx: " INDEX_T, .shape = unravel_index_shape, .kernel = unravel_index_kernel},
     {.name = "Rank", .inputs = "input: T", .outputs = "output: int32", .attrs = "T: type",
      .shape = scalar_shape, .kernel = rank_kernel},
 };

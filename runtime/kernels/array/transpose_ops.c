@@ -1,4 +1,4 @@
-/* Array ops: Transpose, InvertPermutation, ReverseV2.
+/* Array ops: Transpose, InvertPermutation, ReverseV2, Roll.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). */
 #include <float.h>
@@ -250,6 +250,113 @@ static void reverse_kernel(mt_kernel_ctx* ctx) {
 }
 
 /* ======================================================================
+ * Roll (manip_ops.cc, roll_op.cc)
+ * ====================================================================== */
+
+/* "Shape must be at most rank 1 but is rank 2" (WithRankAtMost). */
+static int rank_at_most(mt_shape_ctx* ctx, int idx, int rank) {
+  const mt_shape* s = &ctx->in[idx];
+  if (s->rank <= rank) return 1;
+  mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape must be at most rank %d but is rank %d",
+                 rank, s->rank);
+  return 0;
+}
+
+static void roll_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank_at_least(ctx, 0, 1) || !rank_at_most(ctx, 1, 1) ||
+      !rank_at_most(ctx, 2, 1))
+    return;
+  mt_shape unused;
+  if (!ar_merge_shapes(ctx, &ctx->in[1], &ctx->in[2], &unused)) return;
+  ctx->out[0] = ctx->in[0];
+}
+
+typedef struct roll_plan {
+  TF_DataType dt;
+  size_t es;
+  int nd;
+  const int64_t* dims;
+  int64_t shift[MT_MAX_DIMS]; /* in [0, dims[d]) */
+  int64_t str[MT_MAX_DIMS];
+  const char* in;
+  char* out;
+} roll_plan;
+
+/* Output rows [begin, end) (rows = all dims but the last): each reads the
+ * rolled source row in two contiguous pieces. */
+static void roll_rows(int64_t begin, int64_t end, void* arg) {
+  const roll_plan* p = arg;
+  const int last = p->nd - 1;
+  const int64_t n = p->dims[last], s = p->shift[last];
+  for (int64_t row = begin; row < end; row++) {
+    int64_t rest = row, src = 0;
+    for (int d = last - 1; d >= 0; d--) {
+      const int64_t o = rest % p->dims[d];
+      rest /= p->dims[d];
+      src += ((o - p->shift[d] + p->dims[d]) % p->dims[d]) * p->str[d];
+    }
+    char* dst = p->out + row * n * (int64_t)p->es;
+    /* out[j] = in[(j - s) mod n]: first s from the row's tail */
+    ar_copy_elems(p->dt, dst, p->in + (src + n - s) * (int64_t)p->es, s);
+    ar_copy_elems(p->dt, dst + s * (int64_t)p->es, p->in + src * (int64_t)p->es, n - s);
+  }
+}
+
+static void roll_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor *x = ctx->inputs[0], *sh = ctx->inputs[1], *ax = ctx->inputs[2];
+  char a[256];
+  if (x->ndims < 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input must be 1-D or higher");
+    return;
+  }
+  if (sh->ndims > 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "shift must be a scalar or a 1-D vector. Found: %s",
+                   mt_dims_str(sh->dims, sh->ndims, a, sizeof a));
+    return;
+  }
+  if (ax->ndims > 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "axis must be a scalar or a 1-D vector. Found: %s",
+                   mt_dims_str(ax->dims, ax->ndims, a, sizeof a));
+    return;
+  }
+  if (sh->ndims != ax->ndims || (sh->ndims == 1 && sh->dims[0] != ax->dims[0])) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "shift and axis must have the same size");
+    return;
+  }
+  const int64_t k = mt_tensor_nelems(sh);
+  int64_t* shifts = mt_malloc(sizeof(int64_t) * (size_t)(2 * k + 1), ctx->status);
+  if (!shifts) return;
+  int64_t* axes = shifts + k;
+  mt_tensor_ints(sh, shifts, k);
+  mt_tensor_ints(ax, axes, k);
+  roll_plan p = {.dt = x->dtype, .es = TF_DataTypeSize(x->dtype), .nd = x->ndims,
+                 .dims = x->dims, .in = mt_tensor_data(x)};
+  for (int64_t i = 0; i < k; i++) {
+    int64_t axis = axes[i];
+    if (axis < 0) axis += x->ndims;
+    if (axis < 0 || axis >= x->ndims) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "axis %lld is out of range",
+                     (long long)axis);
+      free(shifts);
+      return;
+    }
+    /* TensorFlow sums repeated axes' shifts, modulo the dim (in int32) */
+    const int32_t ds = x->dims[axis] > 1 ? (int32_t)x->dims[axis] : 1;
+    const int32_t sum = (int32_t)p.shift[axis] + (int32_t)shifts[i];
+    p.shift[axis] = (sum % ds + ds) % ds;
+  }
+  free(shifts);
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, x->dtype, x->dims, x->ndims);
+  if (!out || mt_tensor_nelems(x) == 0) return;
+  p.out = mt_tensor_data(out);
+  ar_row_major_strides(x->dims, x->ndims, p.str);
+  const int64_t n = x->dims[x->ndims - 1];
+  mt_parallel_for(ctx, mt_tensor_nelems(x) / n, n + 8, roll_rows, &p);
+}
+
+/* ======================================================================
  * Registration
  * ====================================================================== */
 
@@ -258,6 +365,9 @@ static const mt_op_spec transpose_specs[] = {
      .attrs = "T: type; Tperm: " INDEX_T, .shape = transpose_shape, .kernel = transpose_kernel},
     {.name = "InvertPermutation", .inputs = "x: T", .outputs = "y: T", .attrs = "T: " INDEX_T,
      .shape = invert_permutation_shape, .kernel = invert_permutation_kernel},
+    {.name = "Roll", .inputs = "input: T, shift: Tshift, axis: Taxis", .outputs = "output: T",
+     .attrs = "T: type; Tshift: {int32, int64}; Taxis: {int32, int64}", .shape = roll_shape,
+     .kernel = roll_kernel},
     {.name = "ReverseV2", .inputs = "tensor: T, axis: Tidx", .outputs = "output: T",
      .attrs = "Tidx: " INDEX_T "; T: {uint8, int8, uint16, int16, int32, uint32, int64, uint64, "
               "bool, bfloat16, half, float, double, complex64, complex128, string}",

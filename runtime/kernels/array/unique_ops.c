@@ -1,4 +1,4 @@
-/* Array ops: Unique, ListDiff.
+/* Array ops: Unique, UniqueWithCounts, ListDiff.
  * Signatures, shape functions and error messages are TensorFlow's
  * (array_ops.cc and the CPU kernels). */
 #include <float.h>
@@ -94,15 +94,23 @@ static void unique_shape(mt_shape_ctx* ctx) {
   mt_shape_with_rank(ctx, 0, 1);
 }
 
+/* UniqueWithCounts checks no rank (its kernel does). */
+static void unique_with_counts_shape(mt_shape_ctx* ctx) {
+  ctx->out[0].rank = 1;
+  ctx->out[0].dims[0] = -1;
+  ctx->out[1] = ctx->in[0];
+  ctx->out[2] = ctx->out[0];
+}
+
 static void unique_kernel(mt_kernel_ctx* ctx) {
   const TF_Tensor* x = ctx->inputs[0];
   const TF_DataType it = mt_op_attr_type(ctx->op, "out_idx", TF_INT32);
   if (x->dtype == TF_COMPLEX64 || x->dtype == TF_COMPLEX128 || TF_DataTypeSize(x->dtype) == 0) {
     char a[32], b[32]; /* TensorFlow registers real types, strings and bool */
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "No OpKernel was registered to support Op 'Unique' used by {{node %s}} with "
+                   "No OpKernel was registered to support Op '%s' used by {{node %s}} with "
                    "these attrs: [out_idx=%s, T=%s]",
-                   ctx->op->name, mt_dt_enum_name(it, a, sizeof a),
+                   ctx->op->op_type, ctx->op->name, mt_dt_enum_name(it, a, sizeof a),
                    mt_dt_enum_name(x->dtype, b, sizeof b));
     return;
   }
@@ -151,6 +159,15 @@ static void unique_kernel(mt_kernel_ctx* ctx) {
   for (int64_t u = 0; u < nu; u++)
     ar_copy_elems(x->dtype, (char*)mt_tensor_data(y) + u * (int64_t)es,
                   (const char*)p + first[u] * (int64_t)es, 1);
+  if (ctx->noutputs > 2) { /* UniqueWithCounts: occurrences of each y */
+    TF_Tensor* count = mt_ctx_alloc(ctx, 2, it, &nu, 1);
+    if (!count) goto done;
+    memset(mt_tensor_data(count), 0, (size_t)nu * TF_DataTypeSize(it));
+    for (int64_t i = 0; i < n; i++) {
+      if (it == TF_INT32) ((int32_t*)mt_tensor_data(count))[((int32_t*)mt_tensor_data(idx))[i]]++;
+      else ((int64_t*)mt_tensor_data(count))[((int64_t*)mt_tensor_data(idx))[i]]++;
+    }
+  }
 done:
   free(table);
   free(first);
@@ -231,6 +248,9 @@ done:
 static const mt_op_spec unique_specs[] = {
     {.name = "Unique", .inputs = "x: T", .outputs = "y: T, idx: out_idx",
      .attrs = "T: type; out_idx: " INDEX_T, .shape = unique_shape, .kernel = unique_kernel},
+    {.name = "UniqueWithCounts", .inputs = "x: T", .outputs = "y: T, idx: out_idx, count: out_idx",
+     .attrs = "T: type; out_idx: " INDEX_T, .shape = unique_with_counts_shape,
+     .kernel = unique_kernel},
     {.name = "ListDiff", .inputs = "x: T, y: T", .outputs = "out: T, idx: out_idx",
      .attrs = "T: type; out_idx: " INDEX_T, .shape = vectors_shape, .kernel = list_diff_kernel},
 };
