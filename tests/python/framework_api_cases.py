@@ -42,6 +42,24 @@ def _variable_op_scope(tf):
     return [name, v.op.name, u.op.name, val]
 
 
+def _initialized(tf):
+    rv = tf.get_variable("rv", [1], use_resource=True)
+    ref = tf.get_variable("ref", [1], use_resource=False)
+    ts = [tf.is_variable_initialized(rv), tf.is_variable_initialized(ref)]
+    with tf.Session() as sess:
+        before = sess.run(ts)
+        sess.run(rv.initializer)
+        after = sess.run(ts)
+    return [[[t.op.name, t.op.type] for t in ts], [bool(x) for x in before + after]]
+
+
+def _device_fn(tf):
+    with tf.device(lambda op: "/cpu:0" if op.type == "Const" else ""):
+        a = tf.constant(1.0, name="a")
+        b = tf.identity(a, name="b")
+    return [a.op.device, b.op.device]
+
+
 def _shape_str(s):
     return None if s.ndims is None else [d if d is None else int(d) for d in s.as_list()]
 
@@ -74,6 +92,9 @@ CASES = {
     "graph_def_versions": lambda tf: [tf.GRAPH_DEF_VERSION, tf.GRAPH_DEF_VERSION_MIN_CONSUMER,
                                       tf.GRAPH_DEF_VERSION_MIN_PRODUCER,
                                       tf.Graph().as_graph_def().versions.producer],
+    "is_variable_initialized": _initialized,
+    "device_function": _device_fn,
+    "name_scope_values": lambda tf: tf.name_scope(None, "dflt", [tf.constant(1.0)]).__enter__(),
     "quantized_dtypes": lambda tf: sorted(d.name for d in tf.QUANTIZED_DTYPES),
 }
 

@@ -111,3 +111,10 @@ def variable_op_scope(values, name_or_scope, default_name=None, initializer=None
                         custom_getter=custom_getter, reuse=reuse, dtype=dtype,
                         use_resource=use_resource, constraint=constraint) as scope:
         yield scope
+
+
+def is_variable_initialized(variable):
+    """bool scalar Tensor: whether `variable` holds a value (tf.compat.v1.is_variable_initialized;
+    op IsVariableInitialized for a ref variable, VarIsInitializedOp for a resource one)."""
+    from minitf.ops import state_ops
+    return state_ops.is_variable_initialized(variable)
