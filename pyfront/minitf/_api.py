@@ -186,7 +186,8 @@ from minitf.ops.array_ext_ops import (  # noqa: F401,E402
     unique_with_counts, unravel_index)
 from minitf.framework.framework_api import (  # noqa: F401,E402
     GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER,
-    QUANTIZED_DTYPES, all_variables, broadcast_static_shape, dimension_at_index,
+    QUANTIZED_DTYPES, all_variables, broadcast_static_shape, convert_to_tensor,
+    dimension_at_index,
     dimension_value, executing_eagerly_outside_functions, is_symbolic_tensor, is_tensor,
     is_variable_initialized, op_scope, variable_op_scope)
 from minitf.framework.ops import register_tensor_conversion_function  # noqa: F401,E402

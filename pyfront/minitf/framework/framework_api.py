@@ -118,3 +118,13 @@ def is_variable_initialized(variable):
     op IsVariableInitialized for a ref variable, VarIsInitializedOp for a resource one)."""
     from minitf.ops import state_ops
     return state_ops.is_variable_initialized(variable)
+
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None, dtype_hint=None):
+    """`value` as a Tensor (tf.compat.v1.convert_to_tensor): Tensors pass through
+    (ValueError when `dtype` differs), registered types (Variables, SparseTensorValue, ...)
+    convert, anything else becomes a Const; `preferred_dtype`/`dtype_hint` is tried first
+    and dropped when the value does not fit it. The public form of ops.convert_to_tensor,
+    without its internal `as_ref`."""
+    return ops.convert_to_tensor(value, dtype=dtype, name=name, preferred_dtype=preferred_dtype,
+                                 dtype_hint=dtype_hint)
