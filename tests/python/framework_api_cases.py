@@ -60,6 +60,22 @@ def _device_fn(tf):
     return [a.op.device, b.op.device]
 
 
+def _decorated(tf):
+    @tf.numpy_function(Tout=tf.float32)
+    def twice(x):
+        return x * 2
+
+    @tf.py_function(Tout=tf.float32)
+    def plus(x, y):
+        return x + y
+
+    a = twice(tf.constant([1.0, 2.0]))
+    b = plus(tf.constant(1.0), tf.constant(2.5))
+    with tf.Session() as sess:
+        va, vb = sess.run([a, b])
+    return [twice.__name__, a.op.type, b.op.type, va.tolist(), float(vb)]
+
+
 def _shape_str(s):
     return None if s.ndims is None else [d if d is None else int(d) for d in s.as_list()]
 
@@ -95,6 +111,10 @@ CASES = {
     "is_variable_initialized": _initialized,
     "device_function": _device_fn,
     "name_scope_values": lambda tf: tf.name_scope(None, "dflt", [tf.constant(1.0)]).__enter__(),
+    "py_function_decorators": _decorated,
+    "py_function_no_tout": lambda tf: tf.py_function(lambda: 1, []),
+    "numpy_function_decorator_inp": lambda tf: tf.numpy_function(inp=[1.0], Tout=tf.float32),
+    "numpy_function_no_inp": lambda tf: tf.numpy_function(lambda x: x, Tout=tf.float32),
     "quantized_dtypes": lambda tf: sorted(d.name for d in tf.QUANTIZED_DTYPES),
 }
 
