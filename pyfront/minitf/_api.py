@@ -183,3 +183,19 @@ from minitf.ops.template import make_template, tables_initializer  # noqa: F401,
 # --- metrics ---
 from minitf import metrics, sets  # noqa: F401,E402
 from minitf.ops.confusion_matrix import confusion_matrix_v1 as confusion_matrix  # noqa: F401,E402
+
+# --- array (boolean_mask, tensor_scatter_*, ...) ---
+from minitf.ops.array_ext_ops import (  # noqa: F401,E402
+    batch_gather, batch_scatter_update, batch_to_space, boolean_mask, ensure_shape,
+    guarantee_const, invert_permutation, meshgrid, parallel_stack, repeat,
+    required_space_to_batch_paddings, roll, sequence_mask, setdiff1d, space_to_batch,
+    tensor_scatter_add, tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+    tensor_scatter_nd_sub, tensor_scatter_nd_update, tensor_scatter_sub, tensor_scatter_update,
+    unique_with_counts, unravel_index)
+from minitf.framework.framework_api import (  # noqa: F401,E402
+    GRAPH_DEF_VERSION, GRAPH_DEF_VERSION_MIN_CONSUMER, GRAPH_DEF_VERSION_MIN_PRODUCER,
+    QUANTIZED_DTYPES, all_variables, broadcast_static_shape, convert_to_tensor,
+    dimension_at_index,
+    dimension_value, executing_eagerly_outside_functions, is_symbolic_tensor, is_tensor,
+    is_variable_initialized, op_scope, variable_op_scope)
+from minitf.framework.ops import register_tensor_conversion_function  # noqa: F401,E402

@@ -142,5 +142,6 @@ def test_reuse_and_errors():
         with pytest.raises(ValueError, match="Partitioner must be callable"):
             tf.get_variable("z", shape=[4], partitioner=3)
         with pytest.raises(NotImplementedError, match="used as a reference"):
-            tf.convert_to_tensor(pv, as_ref=True) if hasattr(tf, "convert_to_tensor") else \
-                pv._TensorConversionFunction(pv, as_ref=True)
+            # the internal conversion (TF's ops.convert_to_tensor): the public one has no as_ref
+            from minitf.framework import ops as framework_ops
+            framework_ops.convert_to_tensor(pv, as_ref=True)

@@ -235,6 +235,13 @@ def _default_type(attr_def):
     return None
 
 
+def _allowed_types(attr_def):
+    """The dtypes a type attr allows, or None when it allows any."""
+    if attr_def is None or not attr_def.HasField("allowed_values"):
+        return None
+    return [dtypes.as_dtype(v) for v in attr_def.allowed_values.list.type] or None
+
+
 def _convert(value, dtype, name, op_type, arg_name, preferred=None):
     if isinstance(value, ops.Tensor):
         return value
@@ -346,7 +353,20 @@ def _convert_single(op_type, arg, value, attrs, keywords, attr_defs):
     else:
         dtype = None
     preferred = _default_type(attr_defs.get(arg.type_attr)) if dtype is None else None
-    t = _convert(value, dtype, arg.name, op_type, arg.name, preferred)
+    allowed = _allowed_types(attr_defs.get(arg.type_attr)) if preferred is not None else None
+    t = None
+    if allowed and not isinstance(value, ops.Tensor):
+        # TensorFlow's op helper: the value's own dtype when the attr allows it (a numpy
+        # int64 array stays int64), else a second conversion with the attr's default (an
+        # empty list: the unused float32 Const `<arg>`, then `<arg>_1`).
+        try:
+            inferred = ops.convert_to_tensor(value, name=arg.name)
+        except (TypeError, ValueError):
+            inferred = None
+        if inferred is not None and inferred.dtype.base_dtype in allowed:
+            t = inferred
+    if t is None:
+        t = _convert(value, dtype, arg.name, op_type, arg.name, preferred)
     if dtype is not None and t.dtype.base_dtype != dtype.base_dtype:
         if arg.type_attr in attrs:
             first = next(a.name for a in _args_with_attr(op_type, arg.type_attr))

@@ -1220,7 +1220,7 @@ def _get_graph_from_inputs(op_input_list, graph=None):
 
 
 @contextlib.contextmanager
-def name_scope(name, default_name=None, values=None, skip_on_eager=True):
+def name_scope(name, default_name=None, values=None):
     """tf.compat.v1.name_scope: a scope named `name` (or `default_name`) in
     the graph of `values` (or the default graph); yields "scope/"."""
     n = default_name if name is None else name
@@ -1236,9 +1236,10 @@ def control_dependencies(control_inputs):
     return get_default_graph().control_dependencies(control_inputs)
 
 
-def device(device_name):
-    """tf.device on the default graph."""
-    return get_default_graph().device(device_name)
+def device(device_name_or_function):
+    """tf.compat.v1.device on the default graph: a device string (or DeviceSpec), or a
+    function of the Operation returning one (Graph.device)."""
+    return get_default_graph().device(device_name_or_function)
 
 
 def container(container_name):

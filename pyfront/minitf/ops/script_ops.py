@@ -18,6 +18,7 @@ Errors raised by the callable become the run's error with TensorFlow's codes
 MemoryError: ResourceExhaustedError, NotImplementedError: UnimplementedError, others:
 UnknownError), the message "<Type>: <text>" followed by the traceback.
 """
+import functools
 import threading
 import weakref
 
@@ -159,12 +160,43 @@ def py_func(func, inp, Tout, stateful=True, name=None):  # noqa: N803
     return _internal_py_func(func, inp, Tout, stateful, False, name)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803
-    """tf.numpy_function: py_func with the same semantics (NumPy in, NumPy out)."""
+def _decorator_or_none(op, op_name, func, inp, Tout, **kwargs):  # noqa: N803
+    """TF's checks of tf.py_function / tf.numpy_function arguments: Tout is required
+    (TypeError); func=None makes a decorator (inp must then be unset), whose wrapped
+    function builds the op from its call's arguments; else inp is required."""
+    if Tout is None:
+        raise TypeError("Missing required argument: 'Tout'\n  If using %s as a decorator, set "
+                        "`Tout`\n  **by name** above the function:\n  `@%s(Tout=tout)`"
+                        % (op_name, op_name))
+    if func is None:
+        if inp is not None:
+            raise TypeError("Don't set the `inp` argument when using %s as a decorator "
+                            "(`func=None`)." % op_name)
+
+        def decorator(fun):
+            @functools.wraps(fun)
+            def wrapper(*args):
+                return op(fun, inp=args, Tout=Tout, **kwargs)
+            return wrapper
+        return decorator
+    if inp is None:
+        raise TypeError("Missing argument `inp`:\n  You must set the `inp` argument (the list "
+                        "of arguments to the\n  function), unless you use `%s` as a "
+                        "decorator(`func=None`)." % op_name)
+    return None
+
+
+def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):  # noqa: N803
+    """tf.numpy_function: py_func with the same semantics (NumPy in, NumPy out); with
+    func=None, a decorator (`@tf.numpy_function(Tout=tf.float32)`)."""
+    decorator = _decorator_or_none(numpy_function, "tf.numpy_function", func, inp, Tout,
+                                   stateful=stateful, name=name)
+    if decorator is not None:
+        return decorator
     return _internal_py_func(func, inp, Tout, stateful, False, name)
 
 
-def py_function(func, inp, Tout, name=None):  # noqa: N803
+def py_function(func=None, inp=None, Tout=None, name=None):  # noqa: N803
     """Wraps `func` as an EagerPyFunc node (tf.py_function).
 
     func receives EagerArg values (ndarrays with .numpy(), see the module docstring) and its
@@ -172,6 +204,10 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803
     and lists convert; an array of another dtype raises ValueError "Tensor conversion
     requested dtype float32 for Tensor with dtype int32: ...", an InvalidArgumentError at
     run time). Gradients are not supported (TensorFlow replays an eager tape): tf.gradients
-    through it raises UnimplementedError.
+    through it raises UnimplementedError. With func=None, a decorator
+    (`@tf.py_function(Tout=tf.float32)`).
     """
+    decorator = _decorator_or_none(py_function, "tf.py_function", func, inp, Tout, name=name)
+    if decorator is not None:
+        return decorator
     return _internal_py_func(func, inp, Tout, True, True, name)

@@ -4,18 +4,50 @@ Summary ops return a scalar string Tensor holding a serialized
 `tensorflow.Summary` (computed by the C kernels in
 runtime/kernels/summary_ops.c); FileWriter writes TensorBoard event files.
 """
+import contextlib
+import re
+
 from minitf.core.framework.summary_pb2 import (  # noqa: F401
     HistogramProto, Summary, SummaryDescription, SummaryMetadata)
 from minitf.core.util.event_pb2 import Event, SessionLog, TaggedRunMetadata  # noqa: F401
 from minitf.framework import dtypes, ops
 from minitf.framework.op_def_library import apply_op, outputs_of
+from minitf.platform import tf_logging
 from minitf.summary.writer import FileWriter, FileWriterCache  # noqa: F401
 
 
-def _summary(op_type, name, collections, **inputs):
-    """Creates the op under name scope `name`; its tag is the scope name."""
-    with ops.name_scope(name) as scope:
-        tag = scope.rstrip("/")
+_INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w\.]")
+
+
+def _clean_tag(name):
+    """`name` with every character a node name may not hold replaced by "_" and leading
+    slashes dropped, logged at INFO as TensorFlow's summary_op_util.clean_tag does
+    ("Summary name W1:0 is illegal; using W1_0 instead.")."""
+    if name is not None:
+        new_name = _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/")
+        if new_name != name:
+            tf_logging.info("Summary name %s is illegal; using %s instead." % (name, new_name))
+            name = new_name
+    return name
+
+
+@contextlib.contextmanager
+def _summary_scope(name, family=None, default_name=None, values=None):
+    """TensorFlow's summary_scope: yields (tag, scope) for the cleaned name under the name
+    scope `<family>/<name>`; with a family the tag is `<family>/<scope>`."""
+    name = _clean_tag(name)
+    family = _clean_tag(family)
+    scope_base_name = name if family is None else "%s/%s" % (family, name)
+    with ops.name_scope(scope_base_name, default_name, values) as scope:
+        tag = scope.rstrip("/") if family is None else "%s/%s" % (family, scope.rstrip("/"))
+        yield tag, scope
+
+
+def _summary(op_type, name, collections, family=None, default_name=None, **inputs):
+    """Creates the op in its summary scope (the tag as TensorFlow makes it) and adds it to
+    `collections` (default [GraphKeys.SUMMARIES])."""
+    with _summary_scope(name, family, default_name, values=list(inputs.values())) as \
+            (tag, scope):
         key = "tags" if op_type == "ScalarSummary" else "tag"
         val = outputs_of(apply_op(op_type, name=scope, **{key: tag}, **inputs))
     for c in (collections if collections is not None else [ops.GraphKeys.SUMMARIES]):
@@ -28,9 +60,8 @@ def scalar(name, tensor, collections=None, family=None):
     ScalarSummary). `tensor`: a real-number scalar. Returns a scalar string
     Tensor, added to `collections` (default [GraphKeys.SUMMARIES]).
     Raises InvalidArgumentError at run time when `tensor` is not a scalar."""
-    if family:
-        name = family + "/" + name
-    return _summary("ScalarSummary", name, collections, values=ops.convert_to_tensor(tensor))
+    return _summary("ScalarSummary", name, collections, family,
+                    values=tensor)
 
 
 def histogram(name, values, collections=None, family=None):
@@ -38,9 +69,8 @@ def histogram(name, values, collections=None, family=None):
     exponential buckets (tf.compat.v1.summary.histogram; op
     HistogramSummary). Any shape of real numbers; InvalidArgumentError at run
     time for NaN or Inf."""
-    if family:
-        name = family + "/" + name
-    return _summary("HistogramSummary", name, collections, values=ops.convert_to_tensor(values))
+    return _summary("HistogramSummary", name, collections, family, "HistogramSummary",
+                    values=values)
 
 
 def image(name, tensor, max_outputs=3, collections=None, family=None):
@@ -57,9 +87,8 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
     [GraphKeys.SUMMARIES]). Raises TypeError for another dtype, ValueError
     when max_outputs < 1, InvalidArgumentError at run time unless the tensor
     is 4-D with 1, 3 or 4 channels and non-empty images."""
-    if family:
-        name = family + "/" + name
-    return _summary("ImageSummary", name, collections, tensor=ops.convert_to_tensor(tensor),
+    return _summary("ImageSummary", name, collections, family,
+                    tensor=tensor,
                     max_images=max_outputs)
 
 
@@ -77,8 +106,9 @@ def text(name, tensor, collections=None):
 def merge(inputs, collections=None, name=None):
     """One Summary holding the values of all `inputs` (tf.summary.merge; op
     MergeSummary). InvalidArgumentError at run time for a duplicate tag."""
-    inputs = [ops.convert_to_tensor(i) for i in inputs]
-    val = outputs_of(apply_op("MergeSummary", inputs=inputs, name=name))
+    with ops.name_scope(name, "Merge", inputs):  # TF: "Merge/MergeSummary"
+        inputs = [ops.convert_to_tensor(i) for i in inputs]
+        val = outputs_of(apply_op("MergeSummary", inputs=inputs, name=name))
     for c in collections or []:
         ops.add_to_collection(c, val)
     return val

@@ -6,6 +6,7 @@
 
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/array/array_util.h"
 #include "runtime/kernels/array_grad_util.h"
 #include "runtime/status.h"
 
@@ -20,6 +21,27 @@ static void identity_n_grad(mt_grad_ctx* g) {
 static void reshape_to_input_grad(mt_grad_ctx* g) {
   TF_Output shape = mt_g_shape(g, mt_g_x(g, 0));
   g->dx[0] = mt_g_reshape(g, g->dy[0], shape);
+}
+
+/* TensorFlow's _ReshapeGrad: an input shape of known rank with exactly one unknown dim
+ * (and no 0) becomes the list with -1 there (the Const "Reshape/shape"), else as above. */
+static void reshape_grad(mt_grad_ctx* g) {
+  const mt_shape* s = mt_g_static_shape(mt_g_x(g, 0));
+  int unknown = 0, zero = 0;
+  for (int d = 0; s->rank > 0 && d < s->rank; d++) {
+    unknown += s->dims[d] < 0;
+    zero |= s->dims[d] == 0;
+  }
+  if (unknown != 1 || zero) {
+    reshape_to_input_grad(g);
+    return;
+  }
+  int32_t dims[MT_MAX_DIMS];
+  for (int d = 0; d < s->rank; d++) dims[d] = (int32_t)s->dims[d];
+  mt_gnode r = mt_g_begin(g, "Reshape", NULL);
+  mt_g_in(&r, g->dy[0]);
+  mt_g_in_const_i32(&r, "shape", dims, s->rank, 1);
+  g->dx[0] = mt_g_end0(&r);
 }
 
 
@@ -203,7 +225,7 @@ static void check_numerics_grad(mt_grad_ctx* g) {
 static const mt_grad_spec array_grads[] = {
     {"Identity", identity_grad},
     {"IdentityN", identity_n_grad},
-    {"Reshape", reshape_to_input_grad},
+    {"Reshape", reshape_grad},
     {"ExpandDims", reshape_to_input_grad},
     {"Squeeze", reshape_to_input_grad},
     {"PlaceholderWithDefault", identity_grad},
@@ -235,4 +257,5 @@ static const mt_grad_spec array_grads[] = {
 
 void mt_register_array_grads(void) {
   mt_register_gradients(array_grads, (int)(sizeof array_grads / sizeof array_grads[0]));
+  mt_register_array_scatter_grads();
 }
