@@ -175,3 +175,9 @@ from minitf.ops.array_ops import reverse_sequence  # noqa: F401,E402
 from minitf.platform import tf_logging as logging  # noqa: F401,E402
 from minitf.platform.tf_logging import get_logger  # noqa: F401,E402
 from minitf import saved_model  # noqa: F401,E402
+
+# --- math (special functions, trig/hyperbolic, composite math) ---
+from minitf.ops.special_math_ops import (  # noqa: F401,E402
+    accumulate_n, acos, acosh, arg_max, arg_min, asin, asinh, atan, atanh, betainc,
+    count_nonzero, cosh, digamma, erfc, igamma, igammac, lbeta, lgamma, log_sigmoid,
+    polygamma, reduce_logsumexp, scalar_mul, sinh, zeta)

@@ -14,6 +14,7 @@
   X(space)        /* SpaceToDepth, DepthToSpace, SpaceToBatchND, ... */            \
   X(math)         /* elementwise binary ops, Cast, AddN, Select, MatMul */         \
   X(unary)        /* elementwise unary ops */                                      \
+  X(special)      /* Lgamma, Digamma, Igamma, Betainc, Zeta, Bessel, Xlogy, ... */ \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
   X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \

@@ -23,3 +23,11 @@ from minitf.ops.math_ops import unsorted_segment_sum  # noqa: F401,E402
 
 # --- monotonicity checks ---
 from minitf.ops.check_ops import is_non_decreasing, is_strictly_increasing  # noqa: F401,E402
+
+# --- math (special functions, trig/hyperbolic, composite math) ---
+from minitf.ops.special_math_ops import (  # noqa: F401,E402
+    accumulate_n, acos, acosh, asin, asinh, atan, atanh, bessel_i0, bessel_i0e, bessel_i1,
+    bessel_i1e, betainc, count_nonzero, cosh, digamma, divide_no_nan, erfc, erfcinv, erfinv,
+    igamma, igammac, lbeta, lgamma, log_sigmoid, ndtri, polygamma, polyval, reciprocal_no_nan,
+    reduce_logsumexp, reduce_std, reduce_variance, scalar_mul, sinh, xdivy, xlog1py, xlogy,
+    zeta)
