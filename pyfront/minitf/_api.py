@@ -178,6 +178,11 @@ from minitf import saved_model  # noqa: F401,E402
 
 # --- math (special functions, trig/hyperbolic, composite math) ---
 from minitf.ops.special_math_ops import (  # noqa: F401,E402
-    accumulate_n, acos, acosh, arg_max, arg_min, asin, asinh, atan, atanh, betainc,
-    count_nonzero, cosh, digamma, erfc, igamma, igammac, lbeta, lgamma, log_sigmoid,
-    polygamma, reduce_logsumexp, scalar_mul, sinh, zeta)
+    accumulate_n, acos, acosh, angle, arg_max, arg_min, asin, asinh, atan, atanh, betainc,
+    complex, conj, count_nonzero, cosh, digamma, erfc, igamma, igammac, imag, lbeta, lgamma,
+    log_sigmoid, polygamma, real, reduce_logsumexp, scalar_mul, sinh, truncatemod, zeta)
+
+# --- math: segment reductions (segment_ops.py) ---
+from minitf.ops.segment_ops import (  # noqa: F401,E402
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n)

@@ -15,6 +15,7 @@
   X(math)         /* elementwise binary ops, Cast, AddN, Select, MatMul */         \
   X(unary)        /* elementwise unary ops */                                      \
   X(special)      /* Lgamma, Digamma, Igamma, Betainc, Zeta, Bessel, Xlogy, ... */ \
+  X(complex)      /* Complex, Real, Imag, Angle, Conj, ComplexAbs */               \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
   X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \

@@ -134,7 +134,68 @@ def _composites(tf):
     ]
 
 
+def _complex_family(tf):
+    rng = _rng("complex_family")
+    re = rng.uniform(-2, 2, (2, 3))
+    im = rng.uniform(-2, 2, (2, 3))
+    out = []
+    for dt in ("float32", "float64"):
+        r, i = tf.constant(re.astype(dt)), tf.constant(im.astype(dt))
+        z = tf.complex(r, i)
+        out += [z, tf.complex(r, tf.constant(np.array([1.0, -2.0, 0.5], dt))),
+                tf.math.real(z), tf.math.imag(z), tf.math.angle(z), tf.math.conj(z),
+                tf.abs(z), tf.real(r), tf.imag(r), tf.angle(r), tf.conj(r),
+                tf.math.reduce_variance(z, axis=1)]
+    zz = tf.constant(np.array([0j, -1 + 0j, 1j, -0.0 - 1j, np.inf + 1j, np.nan + 0j]))
+    out += [tf.math.angle(zz), tf.abs(zz)]
+    return out
+
+
+def _safe_binary(tf):
+    x = np.array([[np.inf, np.nan, -3.5, 7.25, 0.0]])
+    y = np.array([[0.0], [2.0], [-0.0]])
+    xi = np.array([7, -7, 7, -7, 0, 2147483647], np.int32)
+    yi = np.array([2, 2, -2, -2, 5, -1], np.int32)
+    out = []
+    for dt in ("float32", "float64"):
+        a, b = tf.constant(x.astype(dt)), tf.constant(y.astype(dt))
+        out += [tf.math.multiply_no_nan(a, b), tf.truncatemod(a, b + 1.5),
+                tf.math.nextafter(a, b), tf.math.nextafter(tf.constant(np.array(1.0, dt)),
+                                                           tf.constant(np.array(2.0, dt)))]
+    out += [tf.truncatemod(tf.constant(xi), tf.constant(yi)),
+            tf.truncatemod(tf.constant(xi.astype(np.int64)), tf.constant(yi.astype(np.int64))),
+            tf.math.multiply_no_nan(tf.constant([1 + 1j, np.inf + 0j], tf.complex64),
+                                    tf.constant([0j, 2 + 0j], tf.complex64))]
+    return out
+
+
+def _segments(tf):
+    data = np.array([[1.0, -2.0], [3.0, 4.0], [np.nan, 0.0], [5.0, 0.0], [-1.0, 7.0]])
+    ids = np.array([0, 0, 2, 2, 4], np.int32)
+    out = []
+    for dt in ("float32", "float64", "int32", "int64"):
+        d = tf.constant(np.nan_to_num(data, nan=6.0).astype(dt) if dt.startswith("int")
+                        else data.astype(dt))
+        for fn in ("segment_sum", "segment_mean", "segment_prod", "segment_max", "segment_min"):
+            out.append(getattr(tf.math, fn)(d, tf.constant(ids)))
+        u = tf.constant(np.array([3, -1, 0, 3, 1], np.int64))
+        for fn in ("unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod"):
+            out.append(getattr(tf.math, fn)(d, u, 5))
+    f = tf.constant(data.astype("float32"))
+    u = tf.constant(np.array([3, -1, 0, 3, 1], np.int32))
+    out += [tf.math.unsorted_segment_mean(f, u, 4), tf.math.unsorted_segment_sqrt_n(f, u, 4),
+            tf.segment_sum(tf.constant([[1, 2], [3, 4]], tf.int32), tf.constant([1, 1])),
+            tf.math.segment_max(tf.constant(np.ones([0, 2], np.float32)),
+                                tf.constant(np.zeros([0], np.int32))),
+            tf.unsorted_segment_max(tf.constant([[1.0, 2.0], [3.0, 4.0]]),
+                                    tf.constant([[0, 1], [1, 1]]), 3),
+            tf.segment_sum(tf.placeholder_with_default(data, [None, 2]), tf.constant(ids))]
+    return out
+
+
 VALUES = {
+    "segments": _segments,
+    "complex_family": _complex_family, "safe_binary": _safe_binary,
     "acos": _unary("acos", SYM), "asin": _unary("asin", SYM), "atan": _unary("atan"),
     "sinh": _unary("sinh"), "cosh": _unary("cosh"), "asinh": _unary("asinh"),
     "acosh": _unary("acosh"), "atanh": _unary("atanh", SYM),
@@ -193,7 +254,53 @@ def _g_lse(tf, P):
     return [tf.reduce_logsumexp(x, axis=1), tf.lbeta(x + 2.0)], [x]
 
 
+def _g_complex(tf, P):
+    r = P("float64", [2, 3], "r", _r(2, 3, key="cr"))
+    i = P("float64", [3], "i", _r(3, key="ci"))
+    z = tf.complex(r, i)
+    w = tf.constant((_r(2, 3, key="w") + 1j * _r(2, 3, key="w2")))
+    return [tf.math.real(z * w), tf.math.imag(z * z), tf.math.angle(z), tf.abs(z),
+            tf.math.real(tf.math.conj(z) * w)], [r, i]
+
+
+def _g_safe(tf, P):
+    x = P("float64", [2, 3], "x", _r(2, 3, key="sx"))
+    y = P("float64", [3], "y", np.array([0.0, 1.5, -2.0]))
+    return [tf.math.multiply_no_nan(x, y), tf.math.nextafter(x, y)], [x, y]
+
+
+def _g_mul_no_nan_same(tf, P):
+    x = P("float32", [2, 3], "x", _r(2, 3, key="mx").astype("float32"))
+    y = P("float32", [2, 3], "y", _r(2, 3, key="my").astype("float32"))
+    return [tf.math.multiply_no_nan(x, y)], [x, y]
+
+
+def _g_segment(fn, unsorted):
+    def build(tf, P):
+        data = P("float64", [5, 2], "data", np.array([[1.0, -2.0], [3.0, 4.0], [2.0, 0.0],
+                                                      [2.0, 0.0], [-1.0, 7.0]]))
+        if unsorted:
+            ids = tf.constant(np.array([3, -1, 0, 3, 1], np.int32))
+            y = getattr(tf.math, fn)(data, ids, 4)
+        else:
+            y = getattr(tf.math, fn)(data, tf.constant(np.array([0, 0, 2, 2, 4], np.int32)))
+        return [y * tf.constant(np.arange(1.0, 1.0 + 2 * (4 if unsorted else 5)).reshape(
+            -1, 2))], [data]
+    return build
+
+
 GRADS = {
+    "segment_sum": _g_segment("segment_sum", False),
+    "segment_mean": _g_segment("segment_mean", False),
+    "segment_prod": _g_segment("segment_prod", False),
+    "segment_max": _g_segment("segment_max", False),
+    "segment_min": _g_segment("segment_min", False),
+    "unsorted_segment_max": _g_segment("unsorted_segment_max", True),
+    "unsorted_segment_min": _g_segment("unsorted_segment_min", True),
+    "unsorted_segment_prod": _g_segment("unsorted_segment_prod", True),
+    "unsorted_segment_mean": _g_segment("unsorted_segment_mean", True),
+    "unsorted_segment_sqrt_n": _g_segment("unsorted_segment_sqrt_n", True),
+    "complex": _g_complex, "safe_binary": _g_safe, "mul_no_nan_same": _g_mul_no_nan_same,
     "acos": _g1("acos"), "asin": _g1("asin"), "atan": _g1("atan", -3, 3),
     "sinh": _g1("sinh", -3, 3), "cosh": _g1("cosh", -3, 3), "asinh": _g1("asinh", -3, 3),
     "acosh": _g1("acosh", 1.1, 4), "atanh": _g1("atanh"),
@@ -250,7 +357,50 @@ def _e_polyval(tf):
     return tf.math.polyval(tf.constant([1.0]), 2.0)
 
 
+def _e_complex_types(tf):
+    return tf.complex(tf.constant([1.0]), tf.constant([1.0], tf.float64))
+
+
+def _e_truncatemod_zero(tf):
+    with tf.Session() as s:
+        s.run(tf.truncatemod(tf.constant([1, 2]), tf.constant([0, 1])))
+
+
+def _e_real_string(tf):
+    return tf.math.real(tf.constant(["a"]))
+
+
+def _run(tf, t):
+    with tf.Session() as s:
+        s.run(t)
+
+
+def _e_seg_unsorted(tf):
+    _run(tf, tf.math.segment_sum(tf.constant([1.0, 2.0, 3.0]), tf.constant([0, 2, 1])))
+
+
+def _e_seg_negative(tf):
+    _run(tf, tf.math.segment_max(tf.constant([1.0, 2.0]), tf.constant([-1, 0])))
+
+
+def _e_seg_size(tf):
+    ids = tf.placeholder_with_default(np.array([0, 0], np.int32), [None])
+    _run(tf, tf.math.segment_mean(tf.constant([1.0, 2.0, 3.0]), ids))
+
+
+def _e_seg_rank(tf):
+    return tf.math.segment_sum(tf.constant([1.0, 2.0]), tf.constant([[0, 1]]))
+
+
+def _e_unsorted_range(tf):
+    _run(tf, tf.math.unsorted_segment_max(tf.constant([1.0, 2.0]), tf.constant([0, 5]), 2))
+
+
 ERRORS = {
+    "seg_unsorted": _e_seg_unsorted, "seg_negative": _e_seg_negative, "seg_size": _e_seg_size,
+    "seg_rank": _e_seg_rank, "unsorted_range": _e_unsorted_range,
+    "complex_types": _e_complex_types, "truncatemod_zero": _e_truncatemod_zero,
+    "real_string": _e_real_string,
     "betainc_static": _e_betainc, "betainc_run": _e_betainc_run, "zeta_int": _e_zeta_int,
     "igamma_shape": _e_igamma_shape, "scalar_mul": _e_scalar_mul,
     "accumulate_n": _e_accumulate_n, "lgamma_int": _e_lgamma_int,

@@ -259,8 +259,8 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Population variance over `axis` (tf.math.reduce_variance; nodes in scope
-    `reduce_variance`). Raises TypeError for integer inputs, and for complex ones until the
-    Conj and Real ops are registered (TensorFlow gives a real variance there)."""
+    `reduce_variance`). Complex inputs give a real variance. Raises TypeError for integer
+    inputs."""
     from minitf.ops import math_ops, reduction_ops
     name = name if name else "reduce_variance"
     with ops.name_scope(name):
@@ -271,9 +271,11 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
                             f"{means.dtype}.")
         diff = input_tensor - means
         if diff.dtype.is_complex:
-            raise TypeError("minitf's reduce_variance does not take complex inputs yet "
-                            "(needs the Conj and Real ops).")
-        squared = math_ops.square(diff)
+            real_dtype = diff.dtype.real_dtype
+            squared = _op("Real", input=_op("Mul", x=_op("Conj", input=diff), y=diff),
+                          Tout=real_dtype)
+        else:
+            squared = math_ops.square(diff)
         return reduction_ops.reduce_mean(squared, axis=axis, keepdims=keepdims)
 
 
@@ -340,3 +342,92 @@ arg_min = _arg_v1("ArgMin")
 arg_min.__name__ = arg_min.__qualname__ = "arg_min"
 arg_min.__doc__ = """Index of the smallest value along `dimension` (tf.compat.v1.arg_min;
     op ArgMin). output_type: int64 (default) or int32."""
+
+
+truncatemod = _gen_binary("TruncateMod", "truncatemod", "x", "y", "x - trunc(x / y) * y, the"
+                          " remainder with x's sign (C's %, fmod for floats)",
+                          "int32, int64, bfloat16, half, float32 or float64")
+nextafter = _gen_binary("NextAfter", "nextafter", "x1", "x2", "The next representable value"
+                        " after x1 towards x2", "float32 or float64")
+
+
+def multiply_no_nan(x, y, name=None):
+    """x * y, 0 where y is 0 even if x is inf or NaN (tf.math.multiply_no_nan; op MulNoNan in
+    scope `multiply_no_nan`). Raises TypeError when x and y have different dtypes."""
+    with ops.name_scope(name, "multiply_no_nan", [x, y]) as name:
+        x = ops.convert_to_tensor(x, name="x")
+        y = ops.convert_to_tensor(y, name="y", dtype=x.dtype.base_dtype)
+        if x.dtype.base_dtype != y.dtype.base_dtype:
+            raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype.base_dtype!r} "
+                            f"!= {y.dtype.base_dtype!r}")
+        return _op("MulNoNan", x=x, y=y, name=name)
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """real + i imag (tf.complex; op Complex in scope `Complex`): float32 parts give
+    complex64, float64 parts complex128, broadcast. Raises TypeError for other or mixed
+    dtypes."""
+    real = ops.convert_to_tensor(real, name="real")
+    imag = ops.convert_to_tensor(imag, name="imag")
+    with ops.name_scope(name, "Complex", [real, imag]) as name:
+        input_types = (real.dtype, imag.dtype)
+        if input_types == (dtypes.float64, dtypes.float64):
+            tout = dtypes.complex128
+        elif input_types == (dtypes.float32, dtypes.float32):
+            tout = dtypes.complex64
+        else:
+            raise TypeError(f"The `real` and `imag` components have incorrect types: "
+                            f"{real.dtype.name} {imag.dtype.name}. They must be consistent, and "
+                            f"one of {[dtypes.float32, dtypes.float64]}")
+        return _op("Complex", real=real, imag=imag, Tout=tout, name=name)
+
+
+def real(input, name=None):  # noqa: A002
+    """The real part (tf.math.real; op Real in scope `Real`); a real numeric input is returned
+    as it is. Raises TypeError for a non-numeric input."""
+    with ops.name_scope(name, "Real", [input]) as name:
+        input = ops.convert_to_tensor(input, name="input")
+        if input.dtype.is_complex:
+            return _op("Real", input=input, Tout=input.dtype.real_dtype, name=name)
+        if input.dtype.is_floating or input.dtype.is_integer or input.dtype.is_quantized:
+            return input
+        raise TypeError("input must be a numeric tensor, but got tensor with dtype {}".format(
+            input.dtype))
+
+
+def imag(input, name=None):  # noqa: A002
+    """The imaginary part (tf.math.imag; op Imag in scope `Imag`); zeros for a real input."""
+    from minitf.ops import array_ops
+    with ops.name_scope(name, "Imag", [input]) as name:
+        input = ops.convert_to_tensor(input, name="input")
+        if input.dtype.is_complex:
+            return _op("Imag", input=input, Tout=input.dtype.real_dtype, name=name)
+        return array_ops.zeros_like(input)
+
+
+def angle(input, name=None):  # noqa: A002
+    """The argument atan2(imag, real) (tf.math.angle; op Angle in scope `Angle`); for a real
+    input pi where it is negative, else 0."""
+    from minitf.ops import array_ops, math_ops
+    with ops.name_scope(name, "Angle", [input]) as name:
+        input = ops.convert_to_tensor(input, name="input")
+        if input.dtype.is_complex:
+            return _op("Angle", input=input, Tout=input.dtype.real_dtype, name=name)
+        return math_ops.where(input < 0, np.pi * array_ops.ones_like(input),
+                              array_ops.zeros_like(input))
+
+
+def conj(x, name=None):
+    """The complex conjugate (tf.math.conj; op Conj in scope `Conj`); a real or integer
+    tensor is returned as it is. Raises TypeError for other dtypes."""
+    if isinstance(x, ops.Tensor):
+        dt = x.dtype
+        if dt.is_floating or dt.is_integer:
+            return x
+    with ops.name_scope(name, "Conj", [x]) as name:
+        x = ops.convert_to_tensor(x, name="x")
+        if x.dtype.is_complex or x.dtype == dtypes.variant:
+            return _op("Conj", input=x, name=name)
+        if x.dtype.is_floating or x.dtype.is_integer:
+            return x
+        raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
