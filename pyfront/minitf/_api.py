@@ -186,3 +186,10 @@ from minitf.ops.special_math_ops import (  # noqa: F401,E402
 from minitf.ops.segment_ops import (  # noqa: F401,E402
     segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
     unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n)
+
+# --- math: sorting, searching, histograms, linspace ---
+from minitf.ops.histogram_ops import (  # noqa: F401,E402
+    histogram_fixed_width, histogram_fixed_width_bins)
+from minitf.ops.sort_ops import argsort, searchsorted, sort  # noqa: F401,E402
+from minitf.ops.special_math_ops import lin_space, linspace  # noqa: F401,E402
+from minitf.ops.histogram_ops import bincount  # noqa: F401,E402

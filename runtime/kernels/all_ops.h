@@ -16,6 +16,8 @@
   X(unary)        /* elementwise unary ops */                                      \
   X(special)      /* Lgamma, Digamma, Igamma, Betainc, Zeta, Bessel, Xlogy, ... */ \
   X(complex)      /* Complex, Real, Imag, Angle, Conj, ComplexAbs */               \
+  X(histogram)    /* HistogramFixedWidth, DenseBincount */                         \
+  X(search)       /* LowerBound, UpperBound */                                     \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
   X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \

@@ -193,7 +193,52 @@ def _segments(tf):
     return out
 
 
+def _sorting(tf):
+    rng = _rng("sorting")
+    f = np.array([[3.0, 1.0, 2.0, 1.0], [0.0, -5.0, 5.0, 0.0]], np.float32)
+    cube = rng.randint(-5, 5, (2, 3, 4)).astype(np.float64)
+    out = [tf.sort(tf.constant(f)), tf.sort(tf.constant(f), direction="DESCENDING"),
+           tf.argsort(tf.constant(f)), tf.argsort(tf.constant(f), direction="DESCENDING"),
+           tf.sort(tf.constant(cube), axis=1), tf.argsort(tf.constant(cube), axis=0),
+           tf.sort(tf.constant(np.array([3, 255, 0, 7], np.uint8))),
+           tf.sort(tf.constant(np.array([3, -2147483648, 2147483647, 0], np.int32))),
+           tf.argsort(tf.constant(np.array([5, 5, 1, 5], np.int64)), direction="DESCENDING"),
+           tf.sort(tf.constant(cube), axis=-2, direction="DESCENDING")]
+    seq = tf.constant(np.array([[1.0, 3.0, 3.0, 5.0], [0.0, 2.0, 4.0, 8.0]]))
+    vals = tf.constant(np.array([[3.0, 0.0, 6.0], [8.0, 2.5, -1.0]]))
+    out += [tf.searchsorted(seq, vals), tf.searchsorted(seq, vals, side="right"),
+            tf.searchsorted(seq, vals, out_type=tf.int64),
+            tf.searchsorted(tf.constant([1, 2, 2, 9]), tf.constant([2, 10, 0]), side="right")]
+    hv = tf.constant(np.array([-1.0, 0.0, 0.5, 1.0, 2.0, 4.99, 5.0, 7.0, 2.5]))
+    out += [tf.histogram_fixed_width(hv, [0.0, 5.0], nbins=5),
+            tf.histogram_fixed_width(tf.cast(hv, tf.float32), tf.constant([0.0, 5.0]), 3,
+                                     dtype=tf.int64),
+            tf.histogram_fixed_width(tf.constant([1, 5, 9, 10, -3], tf.int32), [0, 10], 4),
+            tf.histogram_fixed_width(hv, [0.0, 5.0]),
+            tf.histogram_fixed_width_bins(hv, tf.constant([0.0, 5.0], tf.float64), nbins=5),
+            tf.histogram_fixed_width_bins(tf.reshape(tf.cast(hv, tf.float32), [3, 3]),
+                                          [0.0, 5.0], nbins=3)]
+    arr = tf.constant([1, 1, 3, 0, 7, 3], tf.int32)
+    out += [tf.math.bincount(arr), tf.math.bincount(arr, minlength=10),
+            tf.math.bincount(arr, maxlength=3),
+            tf.math.bincount(arr, weights=tf.constant([0.5, 1.0, 2.0, 1.0, 1.0, 3.0])),
+            tf.bincount(tf.constant([[1, 2], [2, 0]], tf.int64), dtype=tf.float32),
+            tf.math.bincount(tf.constant([], tf.int32))]
+    return out
+
+
+def _linspace(tf):
+    return [tf.linspace(0.0, 1.0, 5), tf.lin_space(-3.0, 3.0, 1),
+            tf.linspace(tf.constant([0.0, 10.0]), tf.constant([1.0, 20.0]), 4),
+            tf.linspace(tf.constant([0.0, 10.0]), tf.constant([1.0, 20.0]), 3, axis=1),
+            tf.linspace(tf.constant(2.0, tf.float64), 4.0, tf.constant(3, tf.int64)),
+            tf.linspace(tf.constant([[0.0], [1.0]]), tf.constant([5.0, 6.0, 7.0]), 2, axis=-1)]
+
+
+VALUES_NO_GRAPH = {"linspace": _linspace}
+
 VALUES = {
+    "sorting": _sorting,
     "segments": _segments,
     "complex_family": _complex_family, "safe_binary": _safe_binary,
     "acos": _unary("acos", SYM), "asin": _unary("asin", SYM), "atan": _unary("atan"),
@@ -396,7 +441,41 @@ def _e_unsorted_range(tf):
     _run(tf, tf.math.unsorted_segment_max(tf.constant([1.0, 2.0]), tf.constant([0, 5]), 2))
 
 
+def _e_sort_direction(tf):
+    return tf.sort(tf.constant([1.0]), direction="UP")
+
+
+def _e_sort_axis(tf):
+    return tf.sort(tf.constant([1.0]), axis=tf.placeholder(tf.int32, []))
+
+
+def _e_searchsorted_side(tf):
+    return tf.searchsorted(tf.constant([1.0]), tf.constant([1.0]), side="middle")
+
+
+def _e_searchsorted_rows(tf):
+    _run(tf, tf.raw_ops.LowerBound(sorted_inputs=tf.constant([[1.0, 2.0]]),
+                                   values=tf.constant([[1.0], [2.0]])))
+
+
+def _e_hist_range(tf):
+    _run(tf, tf.histogram_fixed_width(tf.constant([1.0]), tf.constant([5.0, 0.0]), 3))
+
+
+def _e_hist_nbins(tf):
+    _run(tf, tf.histogram_fixed_width(tf.constant([1.0]), tf.constant([0.0, 5.0]),
+                                      tf.placeholder_with_default(0, [])))
+
+
+def _e_bincount_negative(tf):
+    _run(tf, tf.math.bincount(tf.constant([1, -1, 2])))
+
+
 ERRORS = {
+    "sort_direction": _e_sort_direction, "sort_axis": _e_sort_axis,
+    "searchsorted_side": _e_searchsorted_side, "searchsorted_rows": _e_searchsorted_rows,
+    "hist_range": _e_hist_range, "hist_nbins": _e_hist_nbins,
+    "bincount_negative": _e_bincount_negative,
     "seg_unsorted": _e_seg_unsorted, "seg_negative": _e_seg_negative, "seg_size": _e_seg_size,
     "seg_rank": _e_seg_rank, "unsorted_range": _e_unsorted_range,
     "complex_types": _e_complex_types, "truncatemod_zero": _e_truncatemod_zero,

@@ -431,3 +431,49 @@ def conj(x, name=None):
         if x.dtype.is_floating or x.dtype.is_integer:
             return x
         raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """`num` evenly spaced values from start to stop inclusive (tf.linspace / tf.lin_space,
+    TensorFlow 2.21's linspace_nd: start and stop may be tensors, broadcast together, the
+    values laid along `axis`). num: int32/int64 scalar. Nodes in scope `linspace`.
+    Returns a float tensor of start's dtype with num inserted at axis."""
+    from minitf.ops import array_ops, indexing_ops, math_ops
+    with ops.name_scope(name, "linspace", [start, stop]):
+        start = ops.convert_to_tensor(start, name="start")
+        stop = ops.convert_to_tensor(stop, name="stop", dtype=start.dtype)
+        num_int = ops.convert_to_tensor(num, name="num")  # convert_to_int_tensor: int32
+        if num_int.dtype != dtypes.int32:
+            if not num_int.dtype.is_integer:
+                raise TypeError(f"`num` must be an integer, got {num_int.dtype!r}.")
+            num_int = math_ops.cast(num_int, dtypes.int32)
+        num = math_ops.cast(num_int, dtype=start.dtype)
+        broadcast_shape = array_ops.broadcast_dynamic_shape(array_ops.shape(start),
+                                                            array_ops.shape(stop))
+        start = array_ops.broadcast_to(start, broadcast_shape)
+        stop = array_ops.broadcast_to(stop, broadcast_shape)
+        expanded_start = array_ops.expand_dims(start, axis=axis)
+        expanded_stop = array_ops.expand_dims(stop, axis=axis)
+        shape = array_ops.shape(expanded_start)
+        ndims = array_ops.shape(shape)[0]
+        axis = math_ops.where_v2(axis >= 0, axis, ndims + axis)
+        num_fill = _op("Maximum", x=num_int - 2, y=0)
+        n_steps = _op("Maximum", x=num_int - 1, y=1)
+        delta = (expanded_stop - expanded_start) / math_ops.cast(n_steps, expanded_stop.dtype)
+        expanded_start = math_ops.cast(expanded_start, delta.dtype)
+        expanded_stop = math_ops.cast(expanded_stop, delta.dtype)
+        range_end = math_ops.where_v2(num_int >= 0, n_steps, -1)
+        desired_range = math_ops.cast(array_ops.range(1, range_end, dtype=dtypes.int64),
+                                      delta.dtype)
+        mask = _op("Equal", x=axis, y=array_ops.range(ndims))
+        desired_range_shape = math_ops.where_v2(mask, num_fill, 1)
+        desired_range = array_ops.reshape(desired_range, desired_range_shape)
+        res = expanded_start + delta * desired_range
+        concatenated = array_ops.concat((expanded_start, res, expanded_stop), axis=axis)
+        begin = array_ops.zeros_like(shape)
+        size = array_ops.concat((shape[0:axis], array_ops.reshape(num_int, [1]),
+                                 shape[axis + 1:]), axis=0)
+        return indexing_ops.slice(concatenated, begin, size)
+
+
+lin_space = linspace
