@@ -193,3 +193,8 @@ from minitf.ops.histogram_ops import (  # noqa: F401,E402
 from minitf.ops.sort_ops import argsort, searchsorted, sort  # noqa: F401,E402
 from minitf.ops.special_math_ops import lin_space, linspace  # noqa: F401,E402
 from minitf.ops.histogram_ops import bincount  # noqa: F401,E402
+
+# --- math: Fourier transforms (spectral_ops.py) ---
+from minitf import signal, spectral  # noqa: F401,E402
+from minitf.ops.spectral_ops import (  # noqa: F401,E402
+    fft, fft2d, fft3d, ifft, ifft2d, ifft3d)

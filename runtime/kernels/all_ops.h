@@ -18,6 +18,7 @@
   X(complex)      /* Complex, Real, Imag, Angle, Conj, ComplexAbs */               \
   X(histogram)    /* HistogramFixedWidth, DenseBincount */                         \
   X(search)       /* LowerBound, UpperBound */                                     \
+  X(fft)          /* FFT, IFFT, FFT2D/3D, FFTND, RFFTND, IRFFTND */                \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
   X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \

@@ -235,9 +235,28 @@ def _linspace(tf):
             tf.linspace(tf.constant([[0.0], [1.0]]), tf.constant([5.0, 6.0, 7.0]), 2, axis=-1)]
 
 
+def _cx(rng, *shape):
+    return rng.uniform(-1, 1, shape) + 1j * rng.uniform(-1, 1, shape)
+
+
+def _fft(tf):
+    rng = _rng("fft")
+    out = []
+    for n in (1, 2, 7, 8, 12, 17):
+        z = _cx(rng, 3, n)
+        out += [tf.fft(tf.constant(z.astype(np.complex64))), tf.ifft(tf.constant(z))]
+    z2 = _cx(rng, 2, 5, 6)
+    z3 = _cx(rng, 2, 3, 4, 5)
+    out += [tf.fft2d(tf.constant(z2)), tf.ifft2d(tf.constant(z2.astype(np.complex64))),
+            tf.fft3d(tf.constant(z3)), tf.ifft3d(tf.constant(z3)),
+            tf.signal.fft(tf.constant(z2)), tf.spectral.ifft2d(tf.constant(z2))]
+    return out
+
+
 VALUES_NO_GRAPH = {"linspace": _linspace}
 
 VALUES = {
+    "fft": _fft,
     "sorting": _sorting,
     "segments": _segments,
     "complex_family": _complex_family, "safe_binary": _safe_binary,
@@ -334,7 +353,20 @@ def _g_segment(fn, unsorted):
     return build
 
 
+def _g_fft(op, shape, dtype="complex128"):
+    def build(tf, P):
+        rng = _rng("g" + op)
+        z = P(dtype, shape, "z", _cx(rng, *shape).astype(dtype))
+        w = tf.constant(_cx(rng, *shape).astype(dtype))
+        y = getattr(tf, op)(z)
+        return [tf.math.real(y * w)], [z]
+    return build
+
+
 GRADS = {
+    "fft": _g_fft("fft", (2, 5)), "ifft": _g_fft("ifft", (2, 4), "complex64"),
+    "fft2d": _g_fft("fft2d", (2, 3, 4)), "ifft2d": _g_fft("ifft2d", (3, 5)),
+    "fft3d": _g_fft("fft3d", (2, 3, 2)), "ifft3d": _g_fft("ifft3d", (2, 2, 3)),
     "segment_sum": _g_segment("segment_sum", False),
     "segment_mean": _g_segment("segment_mean", False),
     "segment_prod": _g_segment("segment_prod", False),
@@ -471,7 +503,16 @@ def _e_bincount_negative(tf):
     _run(tf, tf.math.bincount(tf.constant([1, -1, 2])))
 
 
+def _e_fft_rank(tf):
+    return tf.fft2d(tf.constant([1j, 2j]))
+
+
+def _e_fft_real(tf):
+    return tf.fft(tf.constant([1.0, 2.0]))
+
+
 ERRORS = {
+    "fft_rank": _e_fft_rank, "fft_real": _e_fft_real,
     "sort_direction": _e_sort_direction, "sort_axis": _e_sort_axis,
     "searchsorted_side": _e_searchsorted_side, "searchsorted_rows": _e_searchsorted_rows,
     "hist_range": _e_hist_range, "hist_nbins": _e_hist_nbins,
