@@ -648,6 +648,19 @@ BF16_AS_FLOAT(SCAN_LOOP_, cumprod_b, 1, RB(acc* x))
 MT_INT_TYPES(SCAN_LOOP_, cumprod_i, 1, (W)acc * (W)x)
 MT_COMPLEX_TYPES(SCAN_LOOP_, cumsum_c, 0, acc + x)
 MT_COMPLEX_TYPES(SCAN_LOOP_, cumprod_c, 1, acc * x)
+/* log(exp(a) + exp(b)), stable: max + log1p(exp(-|a - b|)); -inf when both are. */
+static inline double log_add_exp(double a, double b) {
+  if (a == -INFINITY) return b;
+  if (b == -INFINITY) return a;
+  const double m = a > b ? a : b;
+  return m + log1p(exp(-fabs(a - b)));
+}
+MT_FLOAT_TYPES(SCAN_LOOP_, cumlse_f, -INFINITY, log_add_exp(acc, x))
+HALF_AS_FLOAT(SCAN_LOOP_, cumlse_h, -INFINITY, RH(log_add_exp(acc, x)))
+BF16_AS_FLOAT(SCAN_LOOP_, cumlse_b, -INFINITY, RB(log_add_exp(acc, x)))
+static const scan_fn cumlse_fns[MT_NUM_DTYPES] = {
+    MT_ENTRIES(cumlse_f, MT_FLOAT_TYPES)[TF_HALF] = cumlse_h_float,
+    [TF_BFLOAT16] = cumlse_b_float};
 static const scan_fn cumsum_fns[MT_NUM_DTYPES] = {
     MT_ENTRIES(cumsum_f, MT_FLOAT_TYPES) MT_ENTRIES(cumsum_i, MT_INT_TYPES)
         MT_ENTRIES(cumsum_c, MT_COMPLEX_TYPES)[TF_HALF] = cumsum_h_float,
@@ -698,6 +711,7 @@ static void scan_run(mt_kernel_ctx* ctx, const scan_fn* fns) {
 
 static void cumsum_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumsum_fns); }
 static void cumprod_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumprod_fns); }
+static void cumlse_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumlse_fns); }
 
 /* TensorFlow's Cumsum shape function: the input's shape (axis unchecked). */
 static void scan_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[0]; }
@@ -740,6 +754,10 @@ static const mt_op_spec reduction_specs[] = {
     {.name = "Cumsum", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
      .attrs = "exclusive: bool = false; reverse: bool = false; " NUMBER_TYPES "; " TIDX,
      .shape = scan_shape, .kernel = cumsum_kernel},
+    {.name = "CumulativeLogsumexp", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
+     .attrs = "exclusive: bool = false; reverse: bool = false; T: {bfloat16, half, float, "
+              "double}; " TIDX,
+     .shape = scan_shape, .kernel = cumlse_kernel},
     {.name = "Cumprod", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
      .attrs = "exclusive: bool = false; reverse: bool = false; " NUMBER_TYPES "; " TIDX,
      .shape = scan_shape, .kernel = cumprod_kernel},

@@ -255,7 +255,20 @@ def _fft(tf):
 
 VALUES_NO_GRAPH = {"linspace": _linspace}
 
+def _cumlse(tf):
+    x = np.array([[0.0, 1.0, -np.inf, 1000.0], [-3.0, -np.inf, -np.inf, 2.5]])
+    out = []
+    for dt in ("float32", "float64"):
+        t = tf.constant(x.astype(dt))
+        out += [tf.math.cumulative_logsumexp(t, axis=1),
+                tf.math.cumulative_logsumexp(t, axis=1, exclusive=True),
+                tf.math.cumulative_logsumexp(t, axis=-1, reverse=True),
+                tf.math.cumulative_logsumexp(t, 0, True, True)]
+    return out
+
+
 VALUES = {
+    "cumulative_logsumexp": _cumlse,
     "fft": _fft,
     "sorting": _sorting,
     "segments": _segments,
@@ -363,7 +376,18 @@ def _g_fft(op, shape, dtype="complex128"):
     return build
 
 
+def _g_cumlse(exclusive, reverse):
+    def build(tf, P):
+        x = P("float64", [2, 4], "x", _r(2, 4, lo=-2, hi=2, key="cl"))
+        w = tf.constant(np.array([[1.0, -2.0, 0.5, 3.0], [-1.0, 0.0, 2.0, -0.5]]))
+        y = tf.math.cumulative_logsumexp(x, axis=1, exclusive=exclusive, reverse=reverse)
+        return [y * w], [x]
+    return build
+
+
 GRADS = {
+    "cumulative_logsumexp": _g_cumlse(False, False),
+    "cumulative_logsumexp_er": _g_cumlse(True, True),
     "fft": _g_fft("fft", (2, 5)), "ifft": _g_fft("ifft", (2, 4), "complex64"),
     "fft2d": _g_fft("fft2d", (2, 3, 4)), "ifft2d": _g_fft("ifft2d", (3, 5)),
     "fft3d": _g_fft("fft3d", (2, 3, 2)), "ifft3d": _g_fft("ifft3d", (2, 2, 3)),

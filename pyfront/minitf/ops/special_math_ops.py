@@ -477,3 +477,14 @@ def linspace(start, stop, num, name=None, axis=0):
 
 
 lin_space = linspace
+
+
+def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+    """log(cumsum(exp(x))) along `axis`, computed stably (tf.math.cumulative_logsumexp; op
+    CumulativeLogsumexp in scope `CumulativeLogsumexp`). x: bfloat16, half, float32 or
+    float64; exclusive starts from -inf; reverse scans from the end. InvalidArgumentError at
+    run time for an axis out of range."""
+    with ops.name_scope(name, "CumulativeLogsumexp", [x]) as name:
+        x = ops.convert_to_tensor(x, name="x")
+        return _op("CumulativeLogsumexp", x=x, axis=axis, exclusive=bool(exclusive),
+                   reverse=bool(reverse), name=name)
