@@ -322,7 +322,22 @@ static void cumlse_grad(mt_grad_ctx* g) {
   g->dx[0] = mt_gu_binary_named(g, "Sub", "sub", out_pos, out_neg);
 }
 
+/* TensorFlow's _EuclideanNormGrad: x / (norm / grad), both reshaped to the kept-dims shape
+ * unless keep_dims. */
+static void euclidean_norm_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0), out = mt_g_y(g, 0), grad = g->dy[0];
+  if (!mt_op_attr_bool(g->op, "keep_dims", 0)) {
+    mt_gu_kept_shape k;
+    if (!mt_gu_reduced_shape(g, mt_g_shape(g, x), mt_g_x(g, 1), &k)) return;
+    out = mt_gu_reshape_kept(g, out, &k);
+    grad = mt_gu_reshape_kept(g, grad, &k);
+  }
+  TF_Output ratio = mt_gu_binary_named(g, "RealDiv", "truediv", out, grad);
+  g->dx[0] = mt_gu_binary_named(g, "RealDiv", "truediv", x, ratio);
+}
+
 static const mt_grad_spec reduction_grads[] = {
+    {"EuclideanNorm", euclidean_norm_grad},
     {"CumulativeLogsumexp", cumlse_grad},
     {"Sum", sum_grad},       {"Mean", mean_grad},     {"Prod", prod_grad},
     {"Max", min_or_max_grad}, {"Min", min_or_max_grad}, {"Cumsum", cumsum_grad},

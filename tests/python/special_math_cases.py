@@ -267,7 +267,18 @@ def _cumlse(tf):
     return out
 
 
+def _enorm(tf):
+    x = np.array([[3.0, -4.0, 0.0], [1.0, 2.0, 2.0]])
+    return [tf.math.reduce_euclidean_norm(tf.constant(x)),
+            tf.math.reduce_euclidean_norm(tf.constant(x.astype(np.float32)), axis=1),
+            tf.math.reduce_euclidean_norm(tf.constant(x), 0, keepdims=True),
+            tf.math.reduce_euclidean_norm(tf.constant([[3, 4], [1, 1]], tf.int32), 1),
+            tf.math.reduce_euclidean_norm(tf.constant([3 + 4j, 1j])),
+            tf.math.reduce_euclidean_norm(tf.placeholder_with_default(x, [None, 3]), [0, 1])]
+
+
 VALUES = {
+    "euclidean_norm": _enorm,
     "cumulative_logsumexp": _cumlse,
     "fft": _fft,
     "sorting": _sorting,
@@ -385,7 +396,17 @@ def _g_cumlse(exclusive, reverse):
     return build
 
 
+def _g_enorm(axis, keepdims):
+    def build(tf, P):
+        x = P("float64", [2, 3], "x", _r(2, 3, lo=-2, hi=2, key="en"))
+        y = tf.math.reduce_euclidean_norm(x, axis, keepdims=keepdims)
+        w = tf.constant(np.array([[2.0]]) if keepdims else np.array([2.0, -1.0]))
+        return [y * w], [x]
+    return build
+
+
 GRADS = {
+    "euclidean_norm": _g_enorm(1, False), "euclidean_norm_kd": _g_enorm(None, True),
     "cumulative_logsumexp": _g_cumlse(False, False),
     "cumulative_logsumexp_er": _g_cumlse(True, True),
     "fft": _g_fft("fft", (2, 5)), "ifft": _g_fft("ifft", (2, 4), "complex64"),

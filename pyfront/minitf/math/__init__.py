@@ -40,3 +40,4 @@ from minitf.ops.segment_ops import (  # noqa: F401,E402
 # --- math: bin counts ---
 from minitf.ops.histogram_ops import bincount  # noqa: F401,E402
 from minitf.ops.special_math_ops import cumulative_logsumexp  # noqa: F401,E402
+from minitf.ops.special_math_ops import reduce_euclidean_norm  # noqa: F401,E402

@@ -488,3 +488,17 @@ def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
         x = ops.convert_to_tensor(x, name="x")
         return _op("CumulativeLogsumexp", x=x, axis=axis, exclusive=bool(exclusive),
                    reverse=bool(reverse), name=name)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+    """sqrt(sum(x * conj(x))) over `axis` (tf.math.reduce_euclidean_norm; op EuclideanNorm).
+    axis: None (all), an int, a list or a tensor; keepdims keeps reduced axes with size 1.
+    Integer inputs give the truncated root."""
+    from minitf.ops import reduction_ops
+    keepdims = bool(keepdims)
+    x = ops.convert_to_tensor(input_tensor)
+    out = _op("EuclideanNorm", input=x, reduction_indices=reduction_ops._reduction_dims(x, axis),
+              keep_dims=keepdims, name=name)
+    if not out.shape.is_fully_defined() and not keepdims and axis is None:
+        out.set_shape(())
+    return out
