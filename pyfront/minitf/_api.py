@@ -199,3 +199,26 @@ from minitf.framework.framework_api import (  # noqa: F401,E402
     dimension_value, executing_eagerly_outside_functions, is_symbolic_tensor, is_tensor,
     is_variable_initialized, op_scope, variable_op_scope)
 from minitf.framework.ops import register_tensor_conversion_function  # noqa: F401,E402
+
+# --- math (special functions, trig/hyperbolic, composite math) ---
+from minitf.ops.special_math_ops import (  # noqa: F401,E402
+    accumulate_n, acos, acosh, angle, arg_max, arg_min, asin, asinh, atan, atanh, betainc,
+    complex, conj, count_nonzero, cosh, digamma, erfc, igamma, igammac, imag, lbeta, lgamma,
+    log_sigmoid, polygamma, real, reduce_logsumexp, scalar_mul, sinh, truncatemod, zeta)
+
+# --- math: segment reductions (segment_ops.py) ---
+from minitf.ops.segment_ops import (  # noqa: F401,E402
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n)
+
+# --- math: sorting, searching, histograms, linspace ---
+from minitf.ops.histogram_ops import (  # noqa: F401,E402
+    histogram_fixed_width, histogram_fixed_width_bins)
+from minitf.ops.sort_ops import argsort, searchsorted, sort  # noqa: F401,E402
+from minitf.ops.special_math_ops import lin_space, linspace  # noqa: F401,E402
+from minitf.ops.histogram_ops import bincount  # noqa: F401,E402
+
+# --- math: Fourier transforms (spectral_ops.py) ---
+from minitf import signal, spectral  # noqa: F401,E402
+from minitf.ops.spectral_ops import (  # noqa: F401,E402
+    fft, fft2d, fft3d, ifft, ifft2d, ifft3d)

@@ -14,6 +14,11 @@
   X(space)        /* SpaceToDepth, DepthToSpace, SpaceToBatchND, ... */            \
   X(math)         /* elementwise binary ops, Cast, AddN, Select, MatMul */         \
   X(unary)        /* elementwise unary ops */                                      \
+  X(special)      /* Lgamma, Digamma, Igamma, Betainc, Zeta, Bessel, Xlogy, ... */ \
+  X(complex)      /* Complex, Real, Imag, Angle, Conj, ComplexAbs */               \
+  X(histogram)    /* HistogramFixedWidth, DenseBincount */                         \
+  X(search)       /* LowerBound, UpperBound */                                     \
+  X(fft)          /* FFT, IFFT, FFT2D/3D, FFTND, RFFTND, IRFFTND */                \
   X(reduction)    /* Sum, Mean, Prod, Max, ArgMax, Cumsum, ... */                  \
   X(segment)      /* UnsortedSegmentSum */                                         \
   X(linalg)       /* BatchMatMul*, Einsum */                                       \

@@ -2,7 +2,9 @@
  * TensorFlow 2.21's math_grad.py builds them. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/grad_ctl.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int is_complex(TF_DataType t) { return t == TF_COMPLEX64 || t == TF_COMPLEX128; }
@@ -91,7 +93,7 @@ static void realdiv_grad(mt_grad_ctx* g) {
   TF_Output gx = mt_g_binary(g, "RealDiv", grad, y);
   TF_Output t = mt_g_binary(g, "RealDiv", mt_g_binary(g, "RealDiv", mt_g_unary(g, "Neg", x), y),
                             y);
-  TF_Output gy = named2(g, "Mul", "mul", t, grad);
+  TF_Output gy = named2(g, "Mul", "mul", grad, t); /* TF: grad * realdiv(...) */
   mt_g_reduce_broadcast(g, mt_g_x(g, 0), mt_g_x(g, 1), gx, gy, &g->dx[0], &g->dx[1]);
 }
 
@@ -250,7 +252,58 @@ static void clip_grad(mt_grad_ctx* g) {
   mt_g_reduce_broadcast(g, hi, x, parts[2], none, &g->dx[2], &unused);
 }
 
+/* MulNoNan: mul_no_nan(grad, y), mul_no_nan(x, grad), reduced when shapes differ. */
+static void mul_no_nan_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0), y = mt_g_x(g, 1), grad = g->dy[0];
+  TF_Output gx = mt_g_binary(g, "MulNoNan", grad, y);
+  TF_Output gy = mt_g_binary(g, "MulNoNan", x, grad);
+  if (mt_g_shapes_equal_full(x, y, grad)) {
+    g->dx[0] = gx;
+    g->dx[1] = gy;
+    return;
+  }
+  mt_g_reduce_broadcast(g, x, y, gx, gy, &g->dx[0], &g->dx[1]);
+}
+
+/* array_ops.ones / zeros(shape) in the block: Fill(shape, Const "<name>/Const"). */
+static TF_Output ctl_fill(mt_ctl* c, TF_Output shape, TF_DataType dt, double v,
+                          const char* name) {
+  char cname[32];
+  snprintf(cname, sizeof cname, "%s/Const", name);
+  TF_Output k = mt_ctl_const(c, dt, v, cname);
+  return mt_ctl_2(c, "Fill", name, shape, k);
+}
+
+/* Reshape(Sum(partial * grad, r), shape) in the block. */
+static TF_Output ctl_reduce(mt_ctl* c, TF_Output partial, TF_Output r, TF_Output shape,
+                            const char* mul, const char* sum, const char* reshape) {
+  TF_Output m = mt_ctl_2(c, "Mul", mul, partial, c->g->dy[0]);
+  mt_gnode n = mt_g_begin(c->g, "Sum", sum);
+  mt_g_in(&n, m);
+  mt_g_in(&n, r);
+  mt_g_attr_bool(&n, "keep_dims", 0);
+  TF_Output ins[2] = {m, r};
+  TF_Output s = mt_ctl_end(c, &n, ins, 2);
+  return mt_ctl_2(c, "Reshape", reshape, s, shape);
+}
+
+/* NextAfter: 1 for x1, 0 for x2 (TensorFlow's _NextAfterGrad). */
+static void next_after_grad(mt_grad_ctx* g) {
+  TF_Output x1 = mt_g_x(g, 0), x2 = mt_g_x(g, 1);
+  TF_Output s1 = mt_g_shape(g, x1), s2 = mt_g_shape(g, x2);
+  mt_gnode n = mt_g_begin(g, "BroadcastGradientArgs", NULL);
+  mt_g_in(&n, s1);
+  mt_g_in(&n, s2);
+  TF_Operation* bga = mt_g_end(&n);
+  mt_ctl c = mt_ctl_begin(g);
+  TF_Output p1 = ctl_fill(&c, s1, mt_g_dtype(x1), 1.0, "ones");
+  TF_Output p2 = ctl_fill(&c, s2, mt_g_dtype(x2), 0.0, "zeros");
+  g->dx[0] = ctl_reduce(&c, p1, (TF_Output){bga, 0}, s1, "mul", "Sum", "Reshape");
+  g->dx[1] = ctl_reduce(&c, p2, (TF_Output){bga, 1}, s2, "mul_1", "Sum_1", "Reshape_1");
+}
+
 static const mt_grad_spec math_grads[] = {
+    {"MulNoNan", mul_no_nan_grad}, {"NextAfter", next_after_grad},
     {"Add", add_grad}, {"AddV2", add_grad}, {"Sub", sub_grad},       {"Mul", mul_grad},
     {"Neg", neg_grad}, {"MatMul", matmul_grad},
     {"RealDiv", realdiv_grad}, {"Div", realdiv_grad},

@@ -83,6 +83,26 @@ static const mt_binary_fn floormod_fns[MT_NUM_DTYPES] = {
         MT_ENTRIES(floormod_u, MT_UINT_TYPES)};
 MT_BINARY_KERNEL(floormod, floormod_fns, "Integer division by zero")
 
+/* MulNoNan: 0 where y is 0, even for an inf or NaN x. */
+MT_BINARY_OP(mulnonan, MT_FLOATING_COMPLEX_TYPES, y == 0 ? (T)0 : x * y)
+
+/* TruncateMod: C's remainder (sign of x); fmod for floats. A zero integer
+ * divisor fails as TruncateDiv's (TensorFlow's functor declares no error). */
+#define TRUNCMOD_TYPES(X, ...) X(TF_INT32, int32_t, __VA_ARGS__) X(TF_INT64, int64_t, __VA_ARGS__)
+MT_BINARY_LOOPS(truncatemod_f, MT_FLOATING_TYPES, (T)fmod(x, y))
+MT_BINARY_LOOPS(truncatemod_i, TRUNCMOD_TYPES, y == 0 ? (err = 1, (T)0) : y == -1 ? (T)0 : (T)(x % y))
+static const mt_binary_fn truncatemod_fns[MT_NUM_DTYPES] = {
+    MT_ENTRIES(truncatemod_f, MT_FLOATING_TYPES) MT_ENTRIES(truncatemod_i, TRUNCMOD_TYPES)};
+static void truncatemod_kernel(mt_kernel_ctx* ctx) {
+  mt_binary_run(ctx, truncatemod_fns, (TF_DataType)0, TRUNCATEDIV_ERR);
+  if (TF_GetCode(ctx->status) == TF_INVALID_ARGUMENT &&
+      strcmp(TF_Message(ctx->status), TRUNCATEDIV_ERR) == 0)
+    mt_status_setf(ctx->status, TF_INTERNAL, "%s", TRUNCATEDIV_ERR);
+}
+
+/* NextAfter: the next representable value after x1 towards x2. */
+MT_BINARY_OP(nextafter, MT_FLOAT_TYPES, _Generic((x), float: nextafterf, default: nextafter)(x, y))
+
 /* Maximum/Minimum propagate NaN (TensorFlow uses Eigen's PropagateNaN). */
 MT_BINARY_LOOPS(maximum_f, MT_FLOATING_TYPES, x != x ? x : y != y ? y : x > y ? x : y)
 MT_BINARY_LOOPS(maximum_i, MT_INT_TYPES, x > y ? x : y)
@@ -966,6 +986,15 @@ static const mt_op_spec math_specs[] = {
     {.name = "DivNoNan", .inputs = "x: T, y: T", .outputs = "z: T",
      .attrs = "T: {half, float, bfloat16, double, complex64, complex128}",
      .shape = mt_binary_shape, .kernel = divnonan_kernel},
+    {.name = "MulNoNan", .inputs = "x: T, y: T", .outputs = "z: T",
+     .attrs = "T: {bfloat16, half, float, double, complex64, complex128}",
+     .shape = mt_binary_shape, .kernel = mulnonan_kernel},
+    {.name = "TruncateMod", .inputs = "x: T, y: T", .outputs = "z: T",
+     .attrs = "T: {int32, int64, bfloat16, half, float, double}",
+     .shape = mt_binary_shape, .kernel = truncatemod_kernel},
+    {.name = "NextAfter", .inputs = "x1: T, x2: T", .outputs = "output: T",
+     .attrs = "T: {double, float} = DT_FLOAT",
+     .shape = mt_binary_shape, .kernel = nextafter_kernel},
     {.name = "FloorDiv", .inputs = "x: T, y: T", .outputs = "z: T",
      .attrs = "T: {bfloat16, half, float, double, uint8, int8, uint16, int16, int32, uint32,"
               " uint64, int64, complex64, complex128}",

@@ -272,7 +272,73 @@ static void cumprod_grad(mt_grad_ctx* g) {
   g->dx[0] = mt_gu_binary_named(g, "DivNoNan", "div_no_nan", out, x);
 }
 
+/* A scalar Const of dtype dt named name. */
+static TF_Output scalar_const(mt_grad_ctx* g, TF_DataType dt, double v, const char* name) {
+  return mt_g_const(g, dt, NULL, 0, &v, name);
+}
+
+/* grad's dtype.min: the log of a zero part of the split gradient. */
+static double dtype_min(TF_DataType dt) {
+  switch (dt) {
+    case TF_DOUBLE: return -1.7976931348623157e308;
+    case TF_HALF: return -65504.0;
+    case TF_BFLOAT16: return -3.3895313892515355e38;
+    default: return -3.4028234663852886e38;
+  }
+}
+
+/* exp(cumulative_logsumexp(log(+-grad) - y, not reverse) + x) for one sign of grad. */
+static TF_Output cumlse_part(mt_grad_ctx* g, TF_Output log_grad, int exclusive, int reverse) {
+  TF_Output d = mt_gu_binary_named(g, "Sub", "sub", log_grad, mt_g_y(g, 0));
+  TF_Output c = cumulative(g, "CumulativeLogsumexp", d, mt_g_x(g, 1), exclusive, !reverse);
+  TF_Output a = mt_gu_binary_named(g, "AddV2", "add", c, mt_g_x(g, 0));
+  return mt_g_unary(g, "Exp", a);
+}
+
+/* TensorFlow's _CumulativeLogsumexpGrad: the gradient split into its positive and negative
+ * parts, each carried in log space. */
+static void cumlse_grad(mt_grad_ctx* g) {
+  TF_Output grad = g->dy[0];
+  TF_DataType dt = mt_g_dtype(grad);
+  const int exclusive = mt_op_attr_bool(g->op, "exclusive", 0);
+  const int reverse = mt_op_attr_bool(g->op, "reverse", 0);
+  TF_Output pos = mt_gu_binary_named(g, "Greater", "Greater", grad,
+                                     scalar_const(g, dt, 0.0, "Greater/y"));
+  TF_Output log_pos = mt_g_unary(g, "Log", grad);
+  mt_gnode s1 = mt_g_begin(g, "SelectV2", NULL);
+  mt_g_in(&s1, pos);
+  mt_g_in(&s1, log_pos);
+  mt_g_in(&s1, scalar_const(g, dt, dtype_min(dt), "SelectV2/e"));
+  TF_Output lgp = mt_g_end0(&s1);
+  TF_Output neg = mt_gu_binary_named(g, "Less", "Less", grad, scalar_const(g, dt, 0.0, "Less/y"));
+  TF_Output log_neg = mt_g_unary(g, "Log", mt_g_unary(g, "Neg", grad));
+  mt_gnode s2 = mt_g_begin(g, "SelectV2", NULL);
+  mt_g_in(&s2, neg);
+  mt_g_in(&s2, log_neg);
+  mt_g_in(&s2, scalar_const(g, dt, dtype_min(dt), "SelectV2_1/e"));
+  TF_Output lgn = mt_g_end0(&s2);
+  TF_Output out_pos = cumlse_part(g, lgp, exclusive, reverse);
+  TF_Output out_neg = cumlse_part(g, lgn, exclusive, reverse);
+  g->dx[0] = mt_gu_binary_named(g, "Sub", "sub", out_pos, out_neg);
+}
+
+/* TensorFlow's _EuclideanNormGrad: x / (norm / grad), both reshaped to the kept-dims shape
+ * unless keep_dims. */
+static void euclidean_norm_grad(mt_grad_ctx* g) {
+  TF_Output x = mt_g_x(g, 0), out = mt_g_y(g, 0), grad = g->dy[0];
+  if (!mt_op_attr_bool(g->op, "keep_dims", 0)) {
+    mt_gu_kept_shape k;
+    if (!mt_gu_reduced_shape(g, mt_g_shape(g, x), mt_g_x(g, 1), &k)) return;
+    out = mt_gu_reshape_kept(g, out, &k);
+    grad = mt_gu_reshape_kept(g, grad, &k);
+  }
+  TF_Output ratio = mt_gu_binary_named(g, "RealDiv", "truediv", out, grad);
+  g->dx[0] = mt_gu_binary_named(g, "RealDiv", "truediv", x, ratio);
+}
+
 static const mt_grad_spec reduction_grads[] = {
+    {"EuclideanNorm", euclidean_norm_grad},
+    {"CumulativeLogsumexp", cumlse_grad},
     {"Sum", sum_grad},       {"Mean", mean_grad},     {"Prod", prod_grad},
     {"Max", min_or_max_grad}, {"Min", min_or_max_grad}, {"Cumsum", cumsum_grad},
     {"Cumprod", cumprod_grad}, {"ArgMax", NULL},      {"ArgMin", NULL},

@@ -15,6 +15,7 @@
  * folds its inputs in index order. */
 #pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "no-trapping-math")
 
+#include <complex.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -252,6 +253,18 @@ static const reducer min_r = {
      [TF_BFLOAT16] = min_f_float},
     8};
 
+/* EuclideanNorm: sqrt(sum(x conj(x))); integers take the truncated square root of their
+ * (wrapping) sum of squares, complex numbers a complex root of a real sum. */
+RED_LOOPS(enorm_f, MT_FLOAT_TYPES, acc_, 0, acc + (double)x * x, sqrt(acc))
+RED_LOOPS(enorm_h, HALF_AS_FLOAT, acc_, 0, RH(acc + x * x), sqrtf(acc))
+RED_LOOPS(enorm_i, MT_INT_TYPES, acc_, 0, (W)acc + (W)x * (W)x, sqrt((double)acc))
+RED_LOOPS(enorm_c, MT_COMPLEX_TYPES, acc_, 0, acc + x * conj(x), csqrt(acc))
+static const reducer enorm_r = {
+    {MT_ENTRIES(enorm_f, MT_FLOAT_TYPES) MT_ENTRIES(enorm_i, MT_INT_TYPES)
+         MT_ENTRIES(enorm_c, MT_COMPLEX_TYPES)[TF_HALF] = enorm_h_float,
+     [TF_BFLOAT16] = enorm_f_float},
+    16};
+
 RED_LOOPS(all_b, MT_BOOL_TYPES, acc_, 1, acc && x, acc)
 RED_LOOPS(any_b, MT_BOOL_TYPES, acc_, 0, acc || x, acc)
 static const reducer all_r = {{MT_ENTRIES(all_b, MT_BOOL_TYPES)}, 1};
@@ -404,6 +417,7 @@ static void reduce_run(mt_kernel_ctx* ctx, const reducer* red) {
 static void sum_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &sum_r); }
 static void mean_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &mean_r); }
 static void prod_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &prod_r); }
+static void enorm_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &enorm_r); }
 static void max_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &max_r); }
 static void min_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &min_r); }
 static void all_kernel(mt_kernel_ctx* ctx) { reduce_run(ctx, &all_r); }
@@ -648,6 +662,19 @@ BF16_AS_FLOAT(SCAN_LOOP_, cumprod_b, 1, RB(acc* x))
 MT_INT_TYPES(SCAN_LOOP_, cumprod_i, 1, (W)acc * (W)x)
 MT_COMPLEX_TYPES(SCAN_LOOP_, cumsum_c, 0, acc + x)
 MT_COMPLEX_TYPES(SCAN_LOOP_, cumprod_c, 1, acc * x)
+/* log(exp(a) + exp(b)), stable: max + log1p(exp(-|a - b|)); -inf when both are. */
+static inline double log_add_exp(double a, double b) {
+  if (a == -INFINITY) return b;
+  if (b == -INFINITY) return a;
+  const double m = a > b ? a : b;
+  return m + log1p(exp(-fabs(a - b)));
+}
+MT_FLOAT_TYPES(SCAN_LOOP_, cumlse_f, -INFINITY, log_add_exp(acc, x))
+HALF_AS_FLOAT(SCAN_LOOP_, cumlse_h, -INFINITY, RH(log_add_exp(acc, x)))
+BF16_AS_FLOAT(SCAN_LOOP_, cumlse_b, -INFINITY, RB(log_add_exp(acc, x)))
+static const scan_fn cumlse_fns[MT_NUM_DTYPES] = {
+    MT_ENTRIES(cumlse_f, MT_FLOAT_TYPES)[TF_HALF] = cumlse_h_float,
+    [TF_BFLOAT16] = cumlse_b_float};
 static const scan_fn cumsum_fns[MT_NUM_DTYPES] = {
     MT_ENTRIES(cumsum_f, MT_FLOAT_TYPES) MT_ENTRIES(cumsum_i, MT_INT_TYPES)
         MT_ENTRIES(cumsum_c, MT_COMPLEX_TYPES)[TF_HALF] = cumsum_h_float,
@@ -698,6 +725,7 @@ static void scan_run(mt_kernel_ctx* ctx, const scan_fn* fns) {
 
 static void cumsum_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumsum_fns); }
 static void cumprod_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumprod_fns); }
+static void cumlse_kernel(mt_kernel_ctx* ctx) { scan_run(ctx, cumlse_fns); }
 
 /* TensorFlow's Cumsum shape function: the input's shape (axis unchecked). */
 static void scan_shape(mt_shape_ctx* ctx) { ctx->out[0] = ctx->in[0]; }
@@ -740,6 +768,13 @@ static const mt_op_spec reduction_specs[] = {
     {.name = "Cumsum", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
      .attrs = "exclusive: bool = false; reverse: bool = false; " NUMBER_TYPES "; " TIDX,
      .shape = scan_shape, .kernel = cumsum_kernel},
+    {.name = "EuclideanNorm", REDUCE_IO,
+     .attrs = "keep_dims: bool = false; " NUMBER_TYPES "; " TIDX,
+     .shape = mt_reduce_shape, .kernel = enorm_kernel},
+    {.name = "CumulativeLogsumexp", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
+     .attrs = "exclusive: bool = false; reverse: bool = false; T: {bfloat16, half, float, "
+              "double}; " TIDX,
+     .shape = scan_shape, .kernel = cumlse_kernel},
     {.name = "Cumprod", .inputs = "x: T, axis: Tidx", .outputs = "out: T",
      .attrs = "exclusive: bool = false; reverse: bool = false; " NUMBER_TYPES "; " TIDX,
      .shape = scan_shape, .kernel = cumprod_kernel},

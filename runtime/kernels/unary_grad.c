@@ -3,6 +3,7 @@
  * are a product with the derivative; Floor, Ceil, Round, Rint and Sign have none. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
+#include "runtime/kernels/grad_ctl.h"
 
 #include <string.h>
 
@@ -101,6 +102,52 @@ static void sign_grad(mt_grad_ctx* g) {
   g->dx[0] = mt_g_end0(&n);
 }
 
+/* ---- inverse trigonometric and hyperbolic functions, as math_grad.py (every node inside
+ * `control_dependencies([grad])`, grad_ctl.h) ---- */
+
+/* grad * kernel(conj(x)) (Sinh, Cosh) or grad / kernel(conj(y)) (Asinh, Acosh). */
+static void conj_then(mt_grad_ctx* g, TF_Output v, const char* kernel, int divide) {
+  mt_ctl c = mt_ctl_begin(g);
+  TF_Output k = mt_ctl_1(&c, kernel, NULL, mt_ctl_conj(&c, v));
+  g->dx[0] = divide ? mt_ctl_2(&c, "RealDiv", "truediv", g->dy[0], k)
+                    : mt_ctl_2(&c, "Mul", "mul", g->dy[0], k);
+}
+static void sinh_grad(mt_grad_ctx* g) { conj_then(g, mt_g_x(g, 0), "Cosh", 0); }
+static void cosh_grad(mt_grad_ctx* g) { conj_then(g, mt_g_x(g, 0), "Sinh", 0); }
+static void asinh_grad(mt_grad_ctx* g) { conj_then(g, mt_g_y(g, 0), "Cosh", 1); }
+static void acosh_grad(mt_grad_ctx* g) { conj_then(g, mt_g_y(g, 0), "Sinh", 1); }
+
+/* 1 (op) x^2 for conj(x): the shared start of the Asin/Acos/Atan/Atanh gradients. */
+static TF_Output one_op_x2(mt_ctl* c, const char* op, const char* name, int one_first) {
+  mt_grad_ctx* g = c->g;
+  TF_Output x2 = mt_ctl_1(c, "Square", NULL, mt_ctl_conj(c, mt_g_x(g, 0)));
+  TF_Output one = mt_ctl_const(c, mt_g_dtype(g->dy[0]), 1.0, "Const");
+  return one_first ? mt_ctl_2(c, op, name, one, x2) : mt_ctl_2(c, op, name, x2, one);
+}
+
+/* asin' = 1 / sqrt(1 - x^2); acos' = -asin'. */
+static void asin_acos_grad(mt_grad_ctx* g, int negate) {
+  mt_ctl c = mt_ctl_begin(g);
+  TF_Output den = mt_ctl_1(&c, "Sqrt", NULL, one_op_x2(&c, "Sub", "Sub", 1));
+  TF_Output inv = mt_ctl_1(&c, "Reciprocal", NULL, den);
+  TF_Output grad = negate ? mt_ctl_1(&c, "Neg", NULL, g->dy[0]) : g->dy[0];
+  g->dx[0] = mt_ctl_2(&c, "Mul", "mul", grad, inv);
+}
+static void asin_grad(mt_grad_ctx* g) { asin_acos_grad(g, 0); }
+static void acos_grad(mt_grad_ctx* g) { asin_acos_grad(g, 1); }
+
+/* atan' = 1 / (1 + x^2); atanh' = 1 / (1 - x^2). */
+static void atan_grad(mt_grad_ctx* g) {
+  mt_ctl c = mt_ctl_begin(g);
+  TF_Output inv = mt_ctl_1(&c, "Reciprocal", NULL, one_op_x2(&c, "AddV2", "Add", 1));
+  g->dx[0] = mt_ctl_2(&c, "Mul", "mul", g->dy[0], inv);
+}
+static void atanh_grad(mt_grad_ctx* g) {
+  mt_ctl c = mt_ctl_begin(g);
+  TF_Output inv = mt_ctl_1(&c, "Reciprocal", NULL, one_op_x2(&c, "Sub", "Sub", 1));
+  g->dx[0] = mt_ctl_2(&c, "Mul", "mul", g->dy[0], inv);
+}
+
 /* ---- gradients of the gradient kernels (second derivatives), as TensorFlow's
  * _SigmoidGradGrad, ...: every node runs after the incoming gradient. For kernel(y, dy),
  * dx[0] is the gradient for y and dx[1] the one for dy. ---- */
@@ -181,6 +228,10 @@ static const mt_grad_spec unary_grads[] = {
     {"RsqrtGrad", rsqrt_grad_grad},
     {"SqrtGrad", sqrt_grad_grad},
     {"ReciprocalGrad", reciprocal_grad_grad},
+    {"Sinh", sinh_grad},       {"Cosh", cosh_grad},
+    {"Asinh", asinh_grad},     {"Acosh", acosh_grad},
+    {"Asin", asin_grad},       {"Acos", acos_grad},
+    {"Atan", atan_grad},       {"Atanh", atanh_grad},
 };
 
 void mt_register_unary_grads(void) {

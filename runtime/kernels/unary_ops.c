@@ -1,6 +1,8 @@
 /* Elementwise unary ops: Neg, Abs, Sign, Square, Sqrt, Rsqrt, Reciprocal,
  * Inv, Exp, Expm1, Log, Log1p, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Floor,
- * Ceil, Round, Rint, IsNan, IsInf, IsFinite, LogicalNot. Signatures and
+ * Ceil, Round, Rint, IsNan, IsInf, IsFinite, LogicalNot, and the inverse
+ * trigonometric and hyperbolic functions Acos, Asin, Atan, Sinh, Cosh,
+ * Asinh, Acosh, Atanh (libm, as Eigen's std:: calls). Signatures and
  * CPU dtypes are TensorFlow's (math_ops.cc / cwise_op_*.cc); float16 and
  * bfloat16 compute in float and round back (kernel_util.h). */
 #include <complex.h>
@@ -98,6 +100,14 @@ FLOAT_COMPLEX_OP(log1p, RF(log1p, x), (T)clog1p_d(x))
 FLOAT_COMPLEX_OP(sin, RF(sin, x), CF(csin, x))
 FLOAT_COMPLEX_OP(cos, RF(cos, x), CF(ccos, x))
 FLOAT_COMPLEX_OP(tan, RF(tan, x), CF(ctan, x))
+FLOAT_COMPLEX_OP(acos, RF(acos, x), CF(cacos, x))
+FLOAT_COMPLEX_OP(asin, RF(asin, x), CF(casin, x))
+FLOAT_COMPLEX_OP(atan, RF(atan, x), CF(catan, x))
+FLOAT_COMPLEX_OP(sinh, RF(sinh, x), CF(csinh, x))
+FLOAT_COMPLEX_OP(cosh, RF(cosh, x), CF(ccosh, x))
+FLOAT_COMPLEX_OP(asinh, RF(asinh, x), CF(casinh, x))
+FLOAT_COMPLEX_OP(acosh, RF(acosh, x), CF(cacosh, x))
+FLOAT_COMPLEX_OP(atanh, RF(atanh, x), CF(catanh, x))
 VEC_UNARY_OP(tanh, vtanhf16, tanh(x), CF(ctanh, x))
 VEC_UNARY_OP(sigmoid, vsigmoidf16, 1 / (1 + exp(-x)), 1 / (1 + CF(cexp, -x)))
 
@@ -164,6 +174,14 @@ static const mt_op_spec unary_specs[] = {
     UNARY("Cos", FLOAT_COMPLEX_T, cos_kernel),
     UNARY("Tan", FLOAT_COMPLEX_T, tan_kernel),
     UNARY("Tanh", FLOAT_COMPLEX_T, tanh_kernel),
+    UNARY("Acos", FLOAT_COMPLEX_T, acos_kernel),
+    UNARY("Asin", FLOAT_COMPLEX_T, asin_kernel),
+    UNARY("Atan", FLOAT_COMPLEX_T, atan_kernel),
+    UNARY("Sinh", FLOAT_COMPLEX_T, sinh_kernel),
+    UNARY("Cosh", FLOAT_COMPLEX_T, cosh_kernel),
+    UNARY("Asinh", FLOAT_COMPLEX_T, asinh_kernel),
+    UNARY("Acosh", FLOAT_COMPLEX_T, acosh_kernel),
+    UNARY("Atanh", FLOAT_COMPLEX_T, atanh_kernel),
     UNARY("Sigmoid", FLOAT_COMPLEX_T, sigmoid_kernel),
     UNARY("Erf", FLOATING_T, erf_kernel),
     UNARY("Floor", FLOATING_T, floor_kernel),

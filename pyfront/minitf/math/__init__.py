@@ -26,3 +26,21 @@ from minitf.ops.check_ops import is_non_decreasing, is_strictly_increasing  # no
 
 # --- metrics (confusion matrix) ---
 from minitf.ops.confusion_matrix import confusion_matrix_v1 as confusion_matrix  # noqa: F401,E402
+
+# --- math (special functions, trig/hyperbolic, composite math) ---
+from minitf.ops.special_math_ops import (  # noqa: F401,E402
+    accumulate_n, acos, acosh, angle, asin, asinh, atan, atanh, bessel_i0, bessel_i0e,
+    bessel_i1, bessel_i1e, betainc, conj, count_nonzero, cosh, digamma, divide_no_nan, erfc,
+    erfcinv, erfinv, igamma, igammac, imag, lbeta, lgamma, log_sigmoid, multiply_no_nan, ndtri,
+    nextafter, polygamma, polyval, real, reciprocal_no_nan, reduce_logsumexp, reduce_std,
+    reduce_variance, scalar_mul, sinh, xdivy, xlog1py, xlogy, zeta)
+
+# --- math: segment reductions (segment_ops.py) ---
+from minitf.ops.segment_ops import (  # noqa: F401,E402
+    segment_max, segment_mean, segment_min, segment_prod, segment_sum, unsorted_segment_max,
+    unsorted_segment_mean, unsorted_segment_min, unsorted_segment_prod, unsorted_segment_sqrt_n)
+
+# --- math: bin counts ---
+from minitf.ops.histogram_ops import bincount  # noqa: F401,E402
+from minitf.ops.special_math_ops import cumulative_logsumexp  # noqa: F401,E402
+from minitf.ops.special_math_ops import reduce_euclidean_norm  # noqa: F401,E402
