@@ -18,6 +18,7 @@
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/move_util.h"
+#include "runtime/kernels/sparse/sparse_more.h"
 
 typedef float _Complex mt_sp_c64;
 typedef double _Complex mt_sp_c128;
@@ -952,4 +953,9 @@ static const mt_op_spec sparse_specs[] = {
 
 void mt_register_sparse_ops(void) {
   mt_register_ops(sparse_specs, (int)(sizeof sparse_specs / sizeof sparse_specs[0]));
+  mt_register_sparse_reshape_ops();
+  mt_register_sparse_reduce_ops();
+  mt_register_sparse_concat_ops();
+  mt_register_sparse_split_ops();
+  mt_register_sparse_fill_empty_rows_ops();
 }

@@ -235,6 +235,12 @@ def _default_type(attr_def):
     return None
 
 
+def _allowed_types(attr_def):
+    if attr_def is None or not attr_def.HasField("allowed_values"):
+        return None
+    return [dtypes.as_dtype(t) for t in attr_def.allowed_values.list.type] or None
+
+
 def _convert(value, dtype, name, op_type, arg_name, preferred=None):
     if isinstance(value, ops.Tensor):
         return value
@@ -346,7 +352,19 @@ def _convert_single(op_type, arg, value, attrs, keywords, attr_defs):
     else:
         dtype = None
     preferred = _default_type(attr_defs.get(arg.type_attr)) if dtype is None else None
-    t = _convert(value, dtype, arg.name, op_type, arg.name, preferred)
+    t = None
+    allowed = _allowed_types(attr_defs.get(arg.type_attr)) if preferred is not None else None
+    if allowed and not isinstance(value, ops.Tensor):
+        # As TF's _apply_op_helper: the plain conversion when it gives an allowed dtype
+        # ([1, 2] for a `Tseed: {int32, int64} = DT_INT64` stays int32), else the default.
+        try:
+            t = ops.convert_to_tensor(value, name=arg.name)
+        except (TypeError, ValueError):
+            t = None
+        if t is not None and t.dtype.base_dtype not in allowed:
+            t = None
+    if t is None:
+        t = _convert(value, dtype, arg.name, op_type, arg.name, preferred)
     if dtype is not None and t.dtype.base_dtype != dtype.base_dtype:
         if arg.type_attr in attrs:
             first = next(a.name for a in _args_with_attr(op_type, arg.type_attr))
