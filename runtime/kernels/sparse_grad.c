@@ -245,7 +245,20 @@ static void sparse_fill_empty_rows_grad(mt_grad_ctx* g) {
   g->dx[3] = (TF_Output){op, 1};
 }
 
+/* TensorFlow's _SparseSliceGrad: SparseSliceGrad matches the slice's
+ * entries back to the input's. */
+static void sparse_slice_grad(mt_grad_ctx* g) {
+  if (!g->dy[1].oper) return;
+  mt_gnode n = mt_g_begin(g, "SparseSliceGrad", NULL);
+  mt_g_in(&n, g->dy[1]);
+  mt_g_in(&n, mt_g_x(g, 0));
+  mt_g_in(&n, mt_g_x(g, 3));
+  mt_g_in(&n, mt_g_y(g, 0));
+  g->dx[1] = mt_g_end0(&n);
+}
+
 static const mt_grad_spec sparse_grads[] = {
+    {"SparseSlice", sparse_slice_grad},
     {"SparseFillEmptyRows", sparse_fill_empty_rows_grad},
     {"SparseReduceSum", sparse_reduce_sum_grad},
     {"SparseConcat", NULL},

@@ -958,4 +958,5 @@ void mt_register_sparse_ops(void) {
   mt_register_sparse_concat_ops();
   mt_register_sparse_split_ops();
   mt_register_sparse_fill_empty_rows_ops();
+  mt_register_sparse_slice_ops();
 }

@@ -205,3 +205,22 @@ CASES.update({
     "err_fill_empty_rows_row": lambda tf: tf.sparse.fill_empty_rows(tf.SparseTensor(
         [[1, 0], [7, 0]], [1, 2], _pwd(tf, [4, 2], tf.int64)), 0)[0],
 })
+
+
+def _slice_grad(tf):
+    v = tf.constant([1.0, 2.0, 3.0, 4.0])
+    sp = tf.SparseTensor([[0, 1], [0, 3], [1, 2], [2, 0]], v, [3, 4])
+    out = tf.sparse.slice(sp, [0, 1], [2, 3])
+    w = tf.range(1, 3, dtype=tf.float32)
+    return tf.gradients(tf.reduce_sum(out.values * w), v)[0]
+
+
+CASES.update({
+    "slice": lambda tf: tf.sparse.slice(_sp(tf), [0, 1], [2, 3]),
+    "slice_over": lambda tf: tf.sparse_slice(_sp(tf), [1, 2], [5, 5], name="s"),
+    "slice_out": lambda tf: tf.sparse.slice(_sp(tf), [4, 0], [2, 2]),
+    "slice_str": lambda tf: tf.sparse.slice(tf.SparseTensor([[0], [3]], ["a", "b"], [5]), [2],
+                                            [3]),
+    "slice_grad": _slice_grad,
+    "err_slice_start_len": lambda tf: tf.sparse.slice(_sp(tf), _pwd(tf, [0], tf.int64), [2, 2]),
+})

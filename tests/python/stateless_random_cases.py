@@ -141,3 +141,15 @@ def encode(value):
     a = np.asarray(value)
     return {"dtype": a.dtype.name if a.dtype.name != "bfloat16" else "bfloat16",
             "shape": list(a.shape), "hex": np.ascontiguousarray(a).tobytes().hex()}
+
+
+def _crop(tf, shape, size, seed=7):
+    tf.set_random_seed(3)
+    return tf.random_crop(tf.reshape(tf.range(np.prod(shape)), shape), size, seed=seed)
+
+
+CASES.update({
+    "random_crop": lambda tf: _crop(tf, [5, 6, 2], [3, 2, 2]),
+    "random_crop_name": lambda tf: tf.random_crop(tf.zeros([4, 4]), [4, 1], seed=1, name="c"),
+    "err_random_crop_big": lambda tf: _crop(tf, [2, 3], [3, 3]),
+})

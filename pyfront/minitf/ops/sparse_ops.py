@@ -717,3 +717,22 @@ def sparse_fill_empty_rows(sp_input, default_value, name=None):
             dense_shape=sp_input.dense_shape, default_value=default_value))
         return (SparseTensor(indices=output_indices, values=output_values,
                              dense_shape=sp_input.dense_shape), empty_row_indicator)
+
+
+def sparse_slice(sp_input, start, size, name=None):
+    """The entries of sp_input inside [start, start + size), shifted to start at 0
+    (tf.sparse.slice, tf.sparse_slice; op SparseSlice in a scope "SparseSlice"; gradient
+    SparseSliceGrad). The dense shape is the slice's overlap with the input.
+
+    Raises:
+      InvalidArgumentError (at run time): "Expected start to be a vector of length 2 but got
+      length 1" and TensorFlow's other checks.
+    """
+    sp_input = _convert_to_sparse_tensor(sp_input)
+    start = ops.convert_to_tensor(start, dtypes.int64)
+    size = ops.convert_to_tensor(size, dtypes.int64)
+    with ops.name_scope(name, "SparseSlice", [sp_input]) as name:
+        output_indices, output_values, output_shape = outputs_of(apply_op(
+            "SparseSlice", indices=sp_input.indices, values=sp_input.values,
+            shape=sp_input.dense_shape, start=start, size=size, name=name))
+        return SparseTensor(output_indices, output_values, output_shape)

@@ -20,3 +20,4 @@ from minitf.ops.sparse_ops import sparse_concat as concat  # noqa: F401
 from minitf.ops.sparse_ops import sparse_split as split  # noqa: F401
 from minitf.ops.sparse_ops import sparse_reduce_sum as reduce_sum  # noqa: F401
 from minitf.ops.sparse_ops import sparse_fill_empty_rows as fill_empty_rows  # noqa: F401
+from minitf.ops.sparse_ops import sparse_slice as slice  # noqa: F401,A004

@@ -20,6 +20,9 @@ void mt_register_sparse_split_ops(void);
 /* SparseFillEmptyRows(+Grad) (fill_empty_rows_ops.c). */
 void mt_register_sparse_fill_empty_rows_ops(void);
 
+/* SparseSlice(+Grad) (slice_ops.c). */
+void mt_register_sparse_slice_ops(void);
+
 /* "Shape must be rank 2 but is rank 3" style run-time check helpers. */
 static inline const char* mt_sp_dims(const TF_Tensor* t, char* buf, size_t cap) {
   return mt_dims_str(t->dims, t->ndims, buf, cap);
