@@ -184,3 +184,5 @@ from minitf.ops.sparse_ops import (  # noqa: F401,E402
     sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_reset_shape, sparse_reshape,
     sparse_retain, sparse_slice, sparse_split, sparse_to_dense, sparse_to_indicator,
     sparse_transpose)
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    deserialize_many_sparse, serialize_many_sparse, serialize_sparse)

@@ -125,6 +125,11 @@ static int indices_valid(const TF_Tensor* ix, int64_t nnz, int64_t n, const int6
   return 1;
 }
 
+int mt_sparse_indices_valid(const TF_Tensor* ix, int64_t nnz, int64_t n, const int64_t* shape,
+                            TF_Status* s) {
+  return indices_valid(ix, nnz, n, shape, s);
+}
+
 /* TensorFlow's MakeShapeFromShapeTensor for shape-function input idx: a
  * 1-D shape tensor's known values (-1 = unknown dim) or its length. */
 static int shape_from_tensor(mt_shape_ctx* ctx, int idx, mt_shape* out) {
@@ -959,4 +964,5 @@ void mt_register_sparse_ops(void) {
   mt_register_sparse_split_ops();
   mt_register_sparse_fill_empty_rows_ops();
   mt_register_sparse_slice_ops();
+  mt_register_sparse_serialize_ops();
 }

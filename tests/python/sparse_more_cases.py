@@ -119,11 +119,19 @@ def static_shape(t):
                                                for d in t.shape.as_list()]
 
 
+def _text(x):
+    if not isinstance(x, bytes):
+        return x
+    try:
+        return x.decode()
+    except UnicodeDecodeError:
+        return "hex:" + x.hex()
+
+
 def jsonable(value):
     a = np.asarray(value)
     if a.dtype.kind in "SUO":
-        return {"dtype": "string", "value": [x.decode() if isinstance(x, bytes) else x
-                                             for x in a.reshape(-1).tolist()],
+        return {"dtype": "string", "value": [_text(x) for x in a.reshape(-1).tolist()],
                 "shape": list(a.shape)}
     return {"dtype": a.dtype.name, "value": a.reshape(-1).tolist(), "shape": list(a.shape)}
 
@@ -223,4 +231,27 @@ CASES.update({
                                             [3]),
     "slice_grad": _slice_grad,
     "err_slice_start_len": lambda tf: tf.sparse.slice(_sp(tf), _pwd(tf, [0], tf.int64), [2, 2]),
+})
+
+
+def _roundtrip(tf, sp, dtype):
+    return tf.deserialize_many_sparse(tf.serialize_many_sparse(sp), dtype, rank=3)
+
+
+CASES.update({
+    "serialize": lambda tf: tf.serialize_sparse(_sp(tf)),
+    "serialize_str": lambda tf: tf.serialize_sparse(tf.SparseTensor([[1]], ["xy"], [3])),
+    "serialize_many": lambda tf: tf.serialize_many_sparse(_sp3(tf) if False else tf.sparse.reorder(
+        _sp3(tf))),
+    "serialize_many_empty_row": lambda tf: tf.serialize_many_sparse(_sp(tf), name="m"),
+    "deserialize_many": lambda tf: _roundtrip(tf, tf.sparse.reorder(_sp3(tf)), tf.int32),
+    "deserialize_many_join": lambda tf: tf.deserialize_many_sparse(tf.stack([
+        tf.serialize_sparse(_sp(tf)), tf.serialize_sparse(_sp_b(tf))]), tf.float32),
+    "err_serialize_many_order": lambda tf: tf.serialize_many_sparse(_sp3(tf)),
+    "err_serialize_many_rank": lambda tf: tf.serialize_many_sparse(
+        tf.SparseTensor([[1]], [2.0], [3])),
+    "err_deserialize_dtype": lambda tf: tf.deserialize_many_sparse(
+        tf.reshape(tf.serialize_sparse(_sp(tf)), [1, 3]), tf.int32),
+    "err_deserialize_bytes": lambda tf: tf.deserialize_many_sparse(
+        tf.constant([["abc", "def", "ghi"]]), tf.int32),
 })

@@ -736,3 +736,47 @@ def sparse_slice(sp_input, start, size, name=None):
             "SparseSlice", indices=sp_input.indices, values=sp_input.values,
             shape=sp_input.dense_shape, start=start, size=size, name=name))
         return SparseTensor(output_indices, output_values, output_shape)
+
+
+def serialize_sparse(sp_input, name=None, out_type=dtypes.string):
+    """A SparseTensor as a string vector [3] of serialized TensorProtos (indices, values,
+    dense_shape), byte for byte TensorFlow's (tf.io.serialize_sparse, tf.serialize_sparse; op
+    SerializeSparse). out_type variant is not supported (no kernel)."""
+    sp_input = _convert_to_sparse_tensor(sp_input)
+    return outputs_of(apply_op("SerializeSparse", sparse_indices=sp_input.indices,
+                               sparse_values=sp_input.values, sparse_shape=sp_input.dense_shape,
+                               name=name, out_type=out_type))
+
+
+def serialize_many_sparse(sp_input, name=None, out_type=dtypes.string):
+    """A minibatch SparseTensor (rank > 1, indices sorted) as a string matrix [N, 3], row i the
+    serialized entry i (tf.io.serialize_many_sparse, tf.serialize_many_sparse; op
+    SerializeManySparse).
+
+    Raises:
+      InvalidArgumentError (at run time): rank 1, indices out of order ("Input SparseTensor
+      fails check for lexicographic ordering of indices.  Cannot split.").
+    """
+    sp_input = _convert_to_sparse_tensor(sp_input)
+    return outputs_of(apply_op("SerializeManySparse", sparse_indices=sp_input.indices,
+                               sparse_values=sp_input.values, sparse_shape=sp_input.dense_shape,
+                               name=name, out_type=out_type))
+
+
+def deserialize_many_sparse(serialized_sparse, dtype, rank=None, name=None):
+    """The minibatch SparseTensor of a string matrix [N, 3] of serialized SparseTensors
+    (tf.io.deserialize_many_sparse, tf.deserialize_many_sparse; op DeserializeManySparse):
+    entry i at index [i, ...], the other dimensions the largest among the entries.
+
+    Args:
+      rank: the rank of the result if known (static shapes only).
+
+    Raises:
+      InvalidArgumentError (at run time): "Requested SparseTensor of type float but
+      SparseTensor[0].values.dtype() == int32", unparsable protos, mismatched shapes.
+    """
+    output_indices, output_values, output_shape = outputs_of(apply_op(
+        "DeserializeManySparse", serialized_sparse=serialized_sparse, dtype=dtype, name=name))
+    output_indices.set_shape([None, rank])
+    output_shape.set_shape([rank])
+    return SparseTensor(output_indices, output_values, output_shape)
