@@ -66,3 +66,35 @@ def test_sparse_reduce_sum_gradient_is_numerically_right():
                 d[i] = 1e-6
                 numeric[i] = (sess.run(y, {v: x0 + d}) - sess.run(y, {v: x0 - d})) / 2e-6
     np.testing.assert_allclose(analytic, numeric, rtol=1e-6)
+
+
+def test_deserialize_many_sparse_survives_corrupt_bytes():
+    """Flipped bits and truncations of TF-valid serialized rows give a SparseTensor or
+    InvalidArgumentError, never a crash (run under ASan by make asan-pytest)."""
+    rng = np.random.RandomState(0)
+    with tf.Graph().as_default():
+        rows = tf.serialize_many_sparse(tf.SparseTensor([[0, 1, 0], [1, 0, 1]], [1.5, -2.0],
+                                                        [2, 3, 2]))
+        feed = tf.placeholder(tf.string, [None, 3])
+        out = tf.deserialize_many_sparse(feed, tf.float32)
+        with tf.Session() as sess:
+            good = sess.run(rows)
+            got = sess.run(out, {feed: good})
+            np.testing.assert_array_equal(got.indices, [[0, 1, 0], [1, 0, 1]])
+            np.testing.assert_array_equal(got.dense_shape, [2, 3, 2])
+            outcomes = set()
+            for trial in range(300):
+                bad = good.copy()
+                r, c = rng.randint(2), rng.randint(3)
+                b = bytearray(bad[r, c])
+                if trial % 3 == 0 and b:
+                    b = b[:rng.randint(len(b))]
+                elif b:
+                    b[rng.randint(len(b))] ^= 1 << rng.randint(8)
+                bad[r, c] = bytes(b)
+                try:
+                    sess.run(out, {feed: bad})
+                    outcomes.add("ok")
+                except tf.errors.InvalidArgumentError:
+                    outcomes.add("error")
+    assert outcomes == {"ok", "error"}
