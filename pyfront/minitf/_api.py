@@ -222,3 +222,14 @@ from minitf.ops.histogram_ops import bincount  # noqa: F401,E402
 from minitf import signal, spectral  # noqa: F401,E402
 from minitf.ops.spectral_ops import (  # noqa: F401,E402
     fft, fft2d, fft3d, ifft, ifft2d, ifft3d)
+
+# --- randsparse (tf.random / tf.sparse top-level names) ---
+from minitf.ops.random_crop_ops import random_crop  # noqa: F401,E402
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    sparse_concat, sparse_fill_empty_rows, sparse_mask, sparse_merge, sparse_reduce_max,
+    sparse_reduce_max_sparse,
+    sparse_reduce_sum, sparse_reduce_sum_sparse, sparse_reset_shape, sparse_reshape,
+    sparse_retain, sparse_slice, sparse_split, sparse_to_dense, sparse_to_indicator,
+    sparse_transpose)
+from minitf.ops.sparse_ops import (  # noqa: F401,E402
+    deserialize_many_sparse, serialize_many_sparse, serialize_sparse)

@@ -316,7 +316,7 @@ static const mt_grad_spec math_grads[] = {
     {"Less", NULL}, {"LessEqual", NULL}, {"Greater", NULL}, {"GreaterEqual", NULL},
     {"Equal", NULL}, {"NotEqual", NULL}, {"LogicalAnd", NULL}, {"LogicalOr", NULL},
     {"LogicalNot", NULL}, {"FloorDiv", NULL}, {"TruncateDiv", NULL},
-    {"BitwiseAnd", NULL}, {"BitwiseOr", NULL}, {"BitwiseXor", NULL},
+    {"BitwiseAnd", NULL}, {"BitwiseOr", NULL}, {"BitwiseXor", NULL}, {"LeftShift", NULL},
 };
 
 void mt_register_math_grads(void) {

@@ -153,6 +153,12 @@ MT_COMPARE_OP(logical_or, MT_BOOL_TYPES, x || y)
 MT_BINARY_OP(bitwise_and, MT_INT_TYPES, x & y)
 MT_BINARY_OP(bitwise_or, MT_INT_TYPES, x | y)
 MT_BINARY_OP(bitwise_xor, MT_INT_TYPES, x ^ y)
+/* The shift clamped to [0, bits - 1] and done unsigned, as TensorFlow's
+ * left_shift_op (so 5 << 9 in int8 is 5 << 7 = -128). */
+MT_BINARY_OP(left_shift, MT_INT_TYPES,
+             (T)((W)x << (y > 0 ? ((uint64_t)y >= 8 * sizeof(T) ? 8 * sizeof(T) - 1
+                                                                 : (uint64_t)y)
+                                : 0)))
 
 MT_BINARY_LOOPS_BOOL(equal, MT_ALL_POD_TYPES, x == y)
 static const mt_binary_fn equal_fns[MT_NUM_DTYPES] = {MT_ENTRIES(equal, MT_ALL_POD_TYPES)};
@@ -1062,6 +1068,9 @@ static const mt_op_spec math_specs[] = {
     {.name = "BitwiseXor", .inputs = "x: T, y: T", .outputs = "z: T",
      .attrs = "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}",
      .shape = mt_binary_shape, .kernel = bitwise_xor_kernel, .flags = MT_OP_COMMUTATIVE},
+    {.name = "LeftShift", .inputs = "x: T, y: T", .outputs = "z: T",
+     .attrs = "T: {int8, int16, int32, int64, uint8, uint16, uint32, uint64}",
+     .shape = mt_binary_shape, .kernel = left_shift_kernel},
     {.name = "AddN", .inputs = "inputs: N * T", .outputs = "sum: T",
      .attrs = "N: int >= 1; T: {float, double, int32, uint8, int16, int8, complex64, int64,"
               " qint8, quint8, qint32, bfloat16, qint16, quint16, uint16, complex128, half,"

@@ -6,6 +6,14 @@
 static const mt_grad_spec random_grads[] = {
     {"RandomUniform", NULL}, {"RandomStandardNormal", NULL},
     {"TruncatedNormal", NULL}, {"RandomShuffle", NULL}, {"Multinomial", NULL},
+    /* stateless_random_ops.py: not differentiable (the key/counter ops have no
+     * entry there, so tf.gradients fails through them, as TensorFlow's) */
+    {"StatelessRandomUniform", NULL}, {"StatelessRandomNormal", NULL},
+    {"StatelessTruncatedNormal", NULL}, {"StatelessRandomUniformInt", NULL},
+    {"StatelessRandomUniformFullInt", NULL}, {"StatelessRandomUniformV2", NULL},
+    {"StatelessRandomNormalV2", NULL}, {"StatelessTruncatedNormalV2", NULL},
+    {"StatelessRandomUniformIntV2", NULL}, {"StatelessRandomUniformFullIntV2", NULL},
+    {"StatelessMultinomial", NULL},
 };
 
 void mt_register_random_grads(void) {

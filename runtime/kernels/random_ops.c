@@ -32,15 +32,11 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/random/philox.h"
 #include "runtime/resource.h"
 
 /* ---- Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as
  * 1, 2, 3"; TensorFlow's philox_random.h layout) ---- */
-
-typedef struct philox {
-  uint32_t ctr[4];
-  uint32_t key[2];
-} philox;
 
 enum {
   PHILOX_W32A = 0x9E3779B9u, /* key schedule increments */
@@ -50,7 +46,7 @@ enum {
 #define PHILOX_M4X32B 0xCD9E8D57u
 
 /* seed fills the key, seed2 the upper half of the 128-bit counter. */
-static void philox_seed(philox* g, uint64_t seed, uint64_t seed2) {
+static void philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2) {
   g->key[0] = (uint32_t)seed;
   g->key[1] = (uint32_t)(seed >> 32);
   g->ctr[0] = g->ctr[1] = 0;
@@ -59,7 +55,7 @@ static void philox_seed(philox* g, uint64_t seed, uint64_t seed2) {
 }
 
 /* Advances the 128-bit counter by n samples. */
-static void philox_skip(philox* g, uint64_t n) {
+void mt_philox_skip(mt_philox* g, uint64_t n) {
   const uint32_t lo = (uint32_t)n;
   uint32_t hi = (uint32_t)(n >> 32);
   g->ctr[0] += lo;
@@ -69,7 +65,7 @@ static void philox_skip(philox* g, uint64_t n) {
 }
 
 /* One 128-bit sample (4 words); advances the counter by one. */
-static void philox_next(philox* g, uint32_t out[4]) {
+void mt_philox_next(mt_philox* g, uint32_t out[4]) {
   uint32_t c0 = g->ctr[0], c1 = g->ctr[1], c2 = g->ctr[2], c3 = g->ctr[3];
   uint32_t k0 = g->key[0], k1 = g->key[1];
   for (int round = 0; round < 10; round++) {
@@ -90,24 +86,24 @@ static void philox_next(philox* g, uint32_t out[4]) {
   out[1] = c1;
   out[2] = c2;
   out[3] = c3;
-  philox_skip(g, 1);
+  mt_philox_skip(g, 1);
 }
 
 /* TensorFlow's SingleSampleAdapter: one 32-bit word at a time. */
 typedef struct single_sampler {
-  philox* g;
+  mt_philox* g;
   uint32_t buf[4];
   int used;
 } single_sampler;
 
-static single_sampler single_make(philox* g) {
+static single_sampler single_make(mt_philox* g) {
   single_sampler s = {.g = g, .used = 4};
   return s;
 }
 
 static uint32_t single_next(single_sampler* s) {
   if (s->used == 4) {
-    philox_next(s->g, s->buf);
+    mt_philox_next(s->g, s->buf);
     s->used = 0;
   }
   return s->buf[s->used++];
@@ -163,94 +159,78 @@ static void box_muller_double(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3
 
 /* ---- distributions: one call fills one group of outputs ---- */
 
-typedef struct int_range {
-  int64_t lo;
-  uint64_t range; /* hi - lo, computed unsigned (cannot overflow) */
-} int_range;
 
-/* Writes `group` outputs to `out` from generator g. */
-typedef void (*dist_fn)(philox* g, void* out, const int_range* r);
-
-typedef struct dist {
-  int group;      /* outputs per call (TensorFlow's kResultElementCount) */
-  int64_t stride; /* 0: one 128-bit sample per group; else the generator
-                     distance between groups (variable samples per output:
-                     256 reserved per output, TensorFlow's
-                     kReservedSamplesPerOutput) */
-  dist_fn fn;
-} dist;
-
-static void uniform_float(philox* g, void* out, const int_range* r) {
+static void uniform_float(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 4; i++) ((float*)out)[i] = u32_to_float(s[i]);
 }
 
-static void uniform_double(philox* g, void* out, const int_range* r) {
+static void uniform_double(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 2; i++) ((double*)out)[i] = u64_to_double(s[2 * i], s[2 * i + 1]);
 }
 
-static void uniform_half(philox* g, void* out, const int_range* r) {
+static void uniform_half(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 4; i++) ((mt_half*)out)[i] = u16_to_half(s[i]);
 }
 
-static void uniform_bfloat16(philox* g, void* out, const int_range* r) {
+static void uniform_bfloat16(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 4; i++) ((mt_bfloat16*)out)[i] = u16_to_bfloat16(s[i]);
 }
 
 /* lo + (bits % range), added in unsigned arithmetic: the sum is always in
  * range, so wrapping gives TensorFlow's SignedAdd result without overflow. */
-static void uniform_int32(philox* g, void* out, const int_range* r) {
+static void uniform_int32(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 4; i++)
     ((int32_t*)out)[i] = (int32_t)((uint32_t)r->lo + s[i] % (uint32_t)r->range);
 }
 
-static void uniform_int64(philox* g, void* out, const int_range* r) {
+static void uniform_int64(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   for (int i = 0; i < 2; i++) {
     const uint64_t bits = s[2 * i] | (uint64_t)s[2 * i + 1] << 32;
     ((int64_t*)out)[i] = (int64_t)((uint64_t)r->lo + bits % r->range);
   }
 }
 
-static void normal_float4(philox* g, float f[4]) {
+static void normal_float4(mt_philox* g, float f[4]) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   box_muller_float(s[0], s[1], &f[0], &f[1]);
   box_muller_float(s[2], s[3], &f[2], &f[3]);
 }
 
-static void normal_float(philox* g, void* out, const int_range* r) { normal_float4(g, out); }
+static void normal_float(mt_philox* g, void* out, const mt_rng_range* r) { normal_float4(g, out); }
 
-static void normal_half(philox* g, void* out, const int_range* r) {
+static void normal_half(mt_philox* g, void* out, const mt_rng_range* r) {
   float f[4];
   normal_float4(g, f);
   for (int i = 0; i < 4; i++) ((mt_half*)out)[i] = mt_float_to_half(f[i]);
 }
 
-static void normal_bfloat16(philox* g, void* out, const int_range* r) {
+static void normal_bfloat16(mt_philox* g, void* out, const mt_rng_range* r) {
   float f[4];
   normal_float4(g, f);
   for (int i = 0; i < 4; i++) ((mt_bfloat16*)out)[i] = mt_float_to_bfloat16(f[i]);
 }
 
-static void normal_double(philox* g, void* out, const int_range* r) {
+static void normal_double(mt_philox* g, void* out, const mt_rng_range* r) {
   uint32_t s[4];
-  philox_next(g, s);
+  mt_philox_next(g, s);
   box_muller_double(s[0], s[1], s[2], s[3], &((double*)out)[0], &((double*)out)[1]);
 }
 
 /* Normal samples within (-2, 2): Box-Muller pairs, keeping those inside. */
-static void truncated_float4(philox* g, float f[4]) {
+static void truncated_float4(mt_philox* g, float f[4]) {
   single_sampler s = single_make(g);
   int n = 0;
   for (;;) {
@@ -266,21 +246,21 @@ static void truncated_float4(philox* g, float f[4]) {
   }
 }
 
-static void truncated_float(philox* g, void* out, const int_range* r) { truncated_float4(g, out); }
+static void truncated_float(mt_philox* g, void* out, const mt_rng_range* r) { truncated_float4(g, out); }
 
-static void truncated_half(philox* g, void* out, const int_range* r) {
+static void truncated_half(mt_philox* g, void* out, const mt_rng_range* r) {
   float f[4];
   truncated_float4(g, f);
   for (int i = 0; i < 4; i++) ((mt_half*)out)[i] = mt_float_to_half(f[i]);
 }
 
-static void truncated_bfloat16(philox* g, void* out, const int_range* r) {
+static void truncated_bfloat16(mt_philox* g, void* out, const mt_rng_range* r) {
   float f[4];
   truncated_float4(g, f);
   for (int i = 0; i < 4; i++) ((mt_bfloat16*)out)[i] = mt_float_to_bfloat16(f[i]);
 }
 
-static void truncated_double(philox* g, void* out, const int_range* r) {
+static void truncated_double(mt_philox* g, void* out, const mt_rng_range* r) {
   single_sampler s = single_make(g);
   double* d = out;
   int n = 0;
@@ -312,7 +292,7 @@ static uint64_t os_random64(void) {
   return v;
 }
 
-static void seed_from_attrs(const TF_Operation* op, philox* g) {
+static void seed_from_attrs(const TF_Operation* op, mt_philox* g) {
   uint64_t seed = (uint64_t)mt_op_attr_int(op, "seed", 0);
   uint64_t seed2 = (uint64_t)mt_op_attr_int(op, "seed2", 0);
   if (seed == 0 && seed2 == 0) {
@@ -325,7 +305,7 @@ static void seed_from_attrs(const TF_Operation* op, philox* g) {
 /* Hands out a generator valid for `samples` 128-bit samples and advances
  * the node's state past them (TensorFlow's ReserveSamples128). Without a
  * session state (a kernel run outside a session), a fresh generator. */
-static int reserve(mt_kernel_ctx* ctx, uint64_t samples, philox* out) {
+static int reserve(mt_kernel_ctx* ctx, uint64_t samples, mt_philox* out) {
   if (!ctx->state) {
     seed_from_attrs(ctx->op, out);
     return 1;
@@ -333,7 +313,7 @@ static int reserve(mt_kernel_ctx* ctx, uint64_t samples, philox* out) {
   mt_rng_state* st = mt_state_rng(ctx->state, ctx->op, ctx->status);
   if (!st) return 0;
   pthread_mutex_lock(&st->mu);
-  philox g;
+  mt_philox g;
   if (!st->initialized) {
     seed_from_attrs(ctx->op, &g);
     st->initialized = 1;
@@ -342,7 +322,7 @@ static int reserve(mt_kernel_ctx* ctx, uint64_t samples, philox* out) {
     memcpy(g.key, st->words + 4, sizeof g.key);
   }
   *out = g;
-  philox_skip(&g, samples);
+  mt_philox_skip(&g, samples);
   memcpy(st->words, g.ctr, sizeof g.ctr);
   memcpy(st->words + 4, g.key, sizeof g.key);
   pthread_mutex_unlock(&st->mu);
@@ -352,9 +332,9 @@ static int reserve(mt_kernel_ctx* ctx, uint64_t samples, philox* out) {
 /* ---- filling a tensor (FillPhiloxRandom) ---- */
 
 typedef struct fill_job {
-  const dist* d;
-  philox base;
-  const int_range* range;
+  const mt_rng_dist* d;
+  mt_philox base;
+  const mt_rng_range* range;
   unsigned char* data;
   size_t elem;
   int64_t n; /* outputs */
@@ -365,12 +345,12 @@ typedef struct fill_job {
 static void fill_groups(int64_t begin, int64_t end, void* arg) {
   const fill_job* j = arg;
   const int group = j->d->group;
-  philox g = j->base;
-  if (!j->d->stride) philox_skip(&g, (uint64_t)begin);
+  mt_philox g = j->base;
+  if (!j->d->stride) mt_philox_skip(&g, (uint64_t)begin);
   for (int64_t i = begin; i < end; i++) {
     if (j->d->stride) {
       g = j->base;
-      philox_skip(&g, (uint64_t)i * (uint64_t)j->d->stride);
+      mt_philox_skip(&g, (uint64_t)i * (uint64_t)j->d->stride);
     }
     const int64_t off = i * group;
     const int64_t count = j->n - off < group ? j->n - off : group;
@@ -386,7 +366,7 @@ static void fill_groups(int64_t begin, int64_t end, void* arg) {
 
 /* Output shape from the `shape` input (a vector of int32/int64), with
  * TensorFlow's run-time messages. Returns the rank, -1 + status on error. */
-static int shape_from_input(mt_kernel_ctx* ctx, int64_t* dims) {
+int mt_rng_shape_from_input(mt_kernel_ctx* ctx, int64_t* dims) {
   const TF_Tensor* t = ctx->inputs[0];
   char buf[256];
   if (t->ndims != 1) {
@@ -424,23 +404,31 @@ static int shape_from_input(mt_kernel_ctx* ctx, int64_t* dims) {
   return (int)n;
 }
 
-/* Allocates the output from input 0, reserves num_elements * 256 samples
- * (TensorFlow's multiplier) and fills it. */
-static void fill_output(mt_kernel_ctx* ctx, TF_DataType dt, const dist* d, const int_range* r) {
-  int64_t dims[MT_MAX_DIMS];
-  const int nd = shape_from_input(ctx, dims);
-  if (nd < 0) return;
-  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, dims, nd);
-  if (!out) return;
-  fill_job j = {.d = d, .range = r, .data = mt_tensor_data(out), .elem = TF_DataTypeSize(dt),
-                .n = mt_tensor_nelems(out)};
-  if (!reserve(ctx, (uint64_t)j.n * 256u, &j.base)) return;
+/* Fills `out` from generator position `base` (TensorFlow's FillPhiloxRandom). */
+void mt_rng_fill(mt_kernel_ctx* ctx, TF_Tensor* out, const mt_rng_dist* d, const mt_rng_range* r,
+                 const mt_philox* base) {
+  fill_job j = {.d = d, .range = r, .data = mt_tensor_data(out),
+                .elem = TF_DataTypeSize(out->dtype), .n = mt_tensor_nelems(out), .base = *base};
   const int64_t groups = (j.n + d->group - 1) / d->group;
   mt_parallel_for(ctx, groups, d->stride ? 400 : 40, fill_groups, &j);
 }
 
+/* Allocates the output from input 0, reserves num_elements * 256 samples
+ * (TensorFlow's multiplier) and fills it. */
+static void fill_output(mt_kernel_ctx* ctx, TF_DataType dt, const mt_rng_dist* d,
+                        const mt_rng_range* r) {
+  int64_t dims[MT_MAX_DIMS];
+  const int nd = mt_rng_shape_from_input(ctx, dims);
+  if (nd < 0) return;
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, dims, nd);
+  if (!out) return;
+  mt_philox g;
+  if (!reserve(ctx, (uint64_t)mt_tensor_nelems(out) * 256u, &g)) return;
+  mt_rng_fill(ctx, out, d, r, &g);
+}
+
 /* Picks the distribution for the output dtype from a table by dtype. */
-static const dist* dist_for(mt_kernel_ctx* ctx, const dist* table, const char* attr,
+const mt_rng_dist* mt_rng_dist_for(mt_kernel_ctx* ctx, const mt_rng_dist* table, const char* attr,
                             TF_DataType dt) {
   if (dt <= 0 || dt >= MT_NUM_DTYPES || !table[dt].fn) {
     mt_kernel_unsupported(ctx, attr, dt);
@@ -449,39 +437,39 @@ static const dist* dist_for(mt_kernel_ctx* ctx, const dist* table, const char* a
   return &table[dt];
 }
 
-static const dist uniform_dists[MT_NUM_DTYPES] = {
+const mt_rng_dist mt_rng_uniform_dists[MT_NUM_DTYPES] = {
     [TF_FLOAT] = {4, 0, uniform_float},
     [TF_DOUBLE] = {2, 0, uniform_double},
     [TF_HALF] = {4, 0, uniform_half},
     [TF_BFLOAT16] = {4, 0, uniform_bfloat16},
 };
-static const dist normal_dists[MT_NUM_DTYPES] = {
+const mt_rng_dist mt_rng_normal_dists[MT_NUM_DTYPES] = {
     [TF_FLOAT] = {4, 0, normal_float},
     [TF_DOUBLE] = {2, 0, normal_double},
     [TF_HALF] = {4, 0, normal_half},
     [TF_BFLOAT16] = {4, 0, normal_bfloat16},
 };
 /* Group stride: group * 256 / 4 samples. */
-static const dist truncated_dists[MT_NUM_DTYPES] = {
+const mt_rng_dist mt_rng_truncated_dists[MT_NUM_DTYPES] = {
     [TF_FLOAT] = {4, 256, truncated_float},
     [TF_DOUBLE] = {2, 128, truncated_double},
     [TF_HALF] = {4, 256, truncated_half},
     [TF_BFLOAT16] = {4, 256, truncated_bfloat16},
 };
-static const dist int_dists[MT_NUM_DTYPES] = {
+const mt_rng_dist mt_rng_int_dists[MT_NUM_DTYPES] = {
     [TF_INT32] = {4, 0, uniform_int32},
     [TF_INT64] = {2, 0, uniform_int64},
 };
 
-static void run_float_dist(mt_kernel_ctx* ctx, const dist* table) {
+static void run_float_dist(mt_kernel_ctx* ctx, const mt_rng_dist* table) {
   const TF_DataType dt = mt_op_attr_type(ctx->op, "dtype", TF_FLOAT);
-  const dist* d = dist_for(ctx, table, "dtype", dt);
+  const mt_rng_dist* d = mt_rng_dist_for(ctx, table, "dtype", dt);
   if (d) fill_output(ctx, dt, d, NULL);
 }
 
-static void random_uniform_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, uniform_dists); }
-static void random_normal_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, normal_dists); }
-static void truncated_normal_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, truncated_dists); }
+static void random_uniform_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, mt_rng_uniform_dists); }
+static void random_normal_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, mt_rng_normal_dists); }
+static void truncated_normal_kernel(mt_kernel_ctx* ctx) { run_float_dist(ctx, mt_rng_truncated_dists); }
 
 static int scalar_int(mt_kernel_ctx* ctx, int idx, const char* what, int64_t* v) {
   const TF_Tensor* t = ctx->inputs[idx];
@@ -500,7 +488,7 @@ static int scalar_int(mt_kernel_ctx* ctx, int idx, const char* what, int64_t* v)
 
 static void random_uniform_int_kernel(mt_kernel_ctx* ctx) {
   const TF_DataType dt = ctx->inputs[1]->dtype;
-  const dist* d = dist_for(ctx, int_dists, "Tout", dt);
+  const mt_rng_dist* d = mt_rng_dist_for(ctx, mt_rng_int_dists, "Tout", dt);
   int64_t lo, hi;
   if (!d || !scalar_int(ctx, 1, "minval", &lo) || !scalar_int(ctx, 2, "maxval", &hi)) return;
   if (lo >= hi) {
@@ -509,7 +497,7 @@ static void random_uniform_int_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   /* hi - lo in the output type's unsigned arithmetic (fits by lo < hi). */
-  const int_range r = {lo, dt == TF_INT32 ? (uint64_t)(uint32_t)((uint32_t)hi - (uint32_t)lo)
+  const mt_rng_range r = {lo, dt == TF_INT32 ? (uint64_t)(uint32_t)((uint32_t)hi - (uint32_t)lo)
                                           : (uint64_t)hi - (uint64_t)lo};
   fill_output(ctx, dt, d, &r);
 }
@@ -547,7 +535,7 @@ static void random_shuffle_kernel(mt_kernel_ctx* ctx) {
     return;
   }
   const int64_t size = in->dims[0];
-  philox g;
+  mt_philox g;
   if (!reserve(ctx, ((uint64_t)size - 1 + 3) / 4, &g)) return;
   TF_Tensor* out = mt_tensor_copy(in, ctx->status);
   if (!out) return;
@@ -631,9 +619,9 @@ static int64_t tf_block_size(int64_t n, double cost, int threads) {
  * total (std::upper_bound); all-non-finite rows give num_classes, as
  * TensorFlow. */
 static void multinomial_rows(const void* logits, TF_DataType dt, int64_t begin, int64_t end,
-                             int64_t classes, int64_t samples, philox g, double* cdf, void* out,
+                             int64_t classes, int64_t samples, mt_philox g, double* cdf, void* out,
                              int out64) {
-  philox_skip(&g, (uint64_t)(begin * (samples + 3) / 4));
+  mt_philox_skip(&g, (uint64_t)(begin * (samples + 3) / 4));
   single_sampler s = single_make(&g);
   for (int64_t b = begin; b < end; b++) {
     const int64_t base = b * classes;
@@ -662,7 +650,9 @@ static void multinomial_rows(const void* logits, TF_DataType dt, int64_t begin, 
   }
 }
 
-static void multinomial_kernel(mt_kernel_ctx* ctx) {
+/* Checks Multinomial's inputs (logits, num_samples: inputs 0 and 1) and
+ * allocates its output; NULL when done (error, or nothing to draw). */
+TF_Tensor* mt_rng_multinomial_prepare(mt_kernel_ctx* ctx) {
   const TF_Tensor* logits = ctx->inputs[0];
   const TF_Tensor* ns = ctx->inputs[1];
   const TF_DataType dt = logits->dtype;
@@ -670,46 +660,49 @@ static void multinomial_kernel(mt_kernel_ctx* ctx) {
   char buf[256];
   if (dt != TF_FLOAT && dt != TF_DOUBLE && dt != TF_HALF && dt != TF_BFLOAT16) {
     mt_kernel_unsupported(ctx, "T", dt);
-    return;
+    return NULL;
   }
   if (logits->ndims != 2) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "logits should be a matrix, got shape %s",
                    mt_dims_str(logits->dims, logits->ndims, buf, sizeof buf));
-    return;
+    return NULL;
   }
   if (ns->ndims != 0) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
                    "num_samples should be a scalar, got shape %s",
                    mt_dims_str(ns->dims, ns->ndims, buf, sizeof buf));
-    return;
+    return NULL;
   }
   const int64_t samples = *(const int32_t*)mt_tensor_data(ns);
   if (samples < 0) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "num_samples should be non-negative, got %lld",
                    (long long)samples);
-    return;
+    return NULL;
   }
   const int64_t batch = logits->dims[0], classes = logits->dims[1];
   if (batch > INT32_MAX) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "batch_size cannot exceed max int");
-    return;
+    return NULL;
   }
   if (classes > INT32_MAX) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "num_classes cannot exceed max int");
-    return;
+    return NULL;
   }
   if (classes <= 0) {
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "num_classes should be positive, got %lld",
                    (long long)classes);
-    return;
+    return NULL;
   }
   const int64_t dims[2] = {batch, samples};
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, ot, dims, 2);
-  if (!out || batch * samples == 0) return;
-  /* TensorFlow reserves for doubles (2 words each), rounded up to 4 words. */
-  const uint64_t words = (uint64_t)batch * (uint64_t)((samples + 3) / 4 * 4) * 2u;
-  philox g;
-  if (!reserve(ctx, words * 256u, &g)) return;
+  return out && batch * samples != 0 ? out : NULL;
+}
+
+/* Draws Multinomial's samples into `out` from generator position g. */
+void mt_rng_multinomial_run(mt_kernel_ctx* ctx, TF_Tensor* out, const mt_philox* g) {
+  const TF_Tensor* logits = ctx->inputs[0];
+  const TF_DataType dt = logits->dtype;
+  const int64_t batch = logits->dims[0], classes = logits->dims[1], samples = out->dims[1];
   double* cdf = mt_malloc(sizeof(double) * (size_t)classes, ctx->status);
   if (!cdf) return;
   /* TensorFlow's rough cycles per row, truncated to an integer as there. */
@@ -718,8 +711,20 @@ static void multinomial_kernel(mt_kernel_ctx* ctx) {
   const int64_t block = tf_block_size(batch, (double)cost, tf_intra_threads(ctx));
   for (int64_t b = 0; b < batch; b += block)
     multinomial_rows(mt_tensor_data(logits), dt, b, b + block < batch ? b + block : batch,
-                     classes, samples, g, cdf, mt_tensor_data(out), ot == TF_INT64);
+                     classes, samples, *g, cdf, mt_tensor_data(out),
+                     out->dtype == TF_INT64);
   free(cdf);
+}
+
+static void multinomial_kernel(mt_kernel_ctx* ctx) {
+  TF_Tensor* out = mt_rng_multinomial_prepare(ctx);
+  if (!out) return;
+  const int64_t batch = out->dims[0], samples = out->dims[1];
+  /* TensorFlow reserves for doubles (2 words each), rounded up to 4 words. */
+  const uint64_t words = (uint64_t)batch * (uint64_t)((samples + 3) / 4 * 4) * 2u;
+  mt_philox g;
+  if (!reserve(ctx, words * 256u, &g)) return;
+  mt_rng_multinomial_run(ctx, out, &g);
 }
 
 /* ---- shape functions (TensorFlow's RandomShape etc.) ---- */
@@ -798,4 +803,5 @@ static const mt_op_spec random_specs[] = {
 
 void mt_register_random_ops(void) {
   mt_register_ops(random_specs, (int)(sizeof random_specs / sizeof random_specs[0]));
+  mt_register_stateless_random_ops();
 }

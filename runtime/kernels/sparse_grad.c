@@ -182,7 +182,86 @@ static void sparse_dense_add_grad(mt_grad_ctx* g) {
   g->dx[3] = g->dy[0];
 }
 
+/* math_ops.reduced_shape of an int64 dense shape: folded when constant (as
+ * mt_gu_reduced_shape), else TensorFlow's DynamicStitch with int64 ones. */
+static int sparse_reduced_shape(mt_grad_ctx* g, TF_Output shape, TF_Output axes,
+                                mt_gu_kept_shape* out) {
+  int64_t v[MT_MAX_DIMS], a[64];
+  if (mt_gu_const_ints(shape, v, MT_MAX_DIMS) >= 0 && mt_gu_const_ints(axes, a, 64) >= 0)
+    return mt_gu_reduced_shape(g, shape, axes, out);
+  memset(out, 0, sizeof *out);
+  if (mt_g_dtype(axes) != TF_INT32) return mt_gu_reduced_shape(g, shape, axes, out);
+  TF_Output rank_t = mt_gu_size(g, shape, TF_INT32);
+  TF_Output shifted = mt_gu_binary_named(g, "AddV2", "add", axes, rank_t);
+  TF_Output canon = mt_gu_binary_named(g, "FloorMod", "mod", shifted, rank_t);
+  TF_Output axes_shape = mt_g_shape(g, canon);
+  TF_Output idx = mt_gu_range(g, rank_t);
+  mt_gnode f = mt_g_begin(g, "Fill", "ones");
+  mt_g_in(&f, axes_shape);
+  const int64_t one = 1;
+  mt_gu_in_const_int(&f, "Const", TF_INT64, &one, 1, 0);
+  TF_Output ones = mt_g_end0(&f);
+  mt_gnode d = mt_g_begin(g, "DynamicStitch", NULL);
+  const TF_Output indices[2] = {idx, canon}, data[2] = {shape, ones};
+  mt_g_in_list(&d, indices, 2);
+  mt_g_in_list(&d, data, 2);
+  out->tensor = mt_g_end0(&d);
+  return out->tensor.oper != NULL;
+}
+
+/* TensorFlow's _SparseReduceSumGrad: the output gradient reshaped to the
+ * kept-dims shape, gathered at each entry's index scaled down to it. */
+static void sparse_reduce_sum_grad(mt_grad_ctx* g) {
+  TF_Output indices = mt_g_x(g, 0), shape = mt_g_x(g, 2), axes = mt_g_x(g, 3);
+  mt_gu_kept_shape kept;
+  if (!sparse_reduced_shape(g, shape, axes, &kept)) return;
+  TF_Output reshaped = mt_gu_reshape_kept(g, g->dy[0], &kept);
+  TF_Output kept64;
+  if (kept.is_static) { /* math_ops.cast of the folded numpy shape */
+    mt_gnode c = mt_g_begin(g, "Cast", NULL);
+    int64_t dims[MT_MAX_DIMS];
+    for (int i = 0; i < kept.rank; i++) dims[i] = kept.dims[i];
+    mt_gu_in_const_int(&c, "x", TF_INT32, dims, kept.rank, 1);
+    mt_g_attr_type(&c, "DstT", TF_INT64);
+    kept64 = mt_g_end0(&c);
+  } else {
+    kept64 = mt_gu_cast(g, kept.tensor, TF_INT64);
+  }
+  TF_Output scale = mt_gu_binary_named(g, "FloorDiv", "floordiv", shape, kept64);
+  TF_Output scaled = mt_gu_binary_named(g, "FloorDiv", "floordiv_1", indices, scale);
+  g->dx[1] = gather_nd(g, reshaped, scaled);
+}
+
+/* TensorFlow's _SparseFillEmptyRowsGrad: SparseFillEmptyRowsGrad over the
+ * forward op's reverse_index_map routes the values' gradient back. */
+static void sparse_fill_empty_rows_grad(mt_grad_ctx* g) {
+  if (!g->dy[1].oper) return;
+  mt_gnode n = mt_g_begin(g, "SparseFillEmptyRowsGrad", NULL);
+  mt_g_in(&n, mt_g_y(g, 3));
+  mt_g_in(&n, g->dy[1]);
+  TF_Operation* op = mt_g_end(&n);
+  if (!op) return;
+  g->dx[1] = (TF_Output){op, 0};
+  g->dx[3] = (TF_Output){op, 1};
+}
+
+/* TensorFlow's _SparseSliceGrad: SparseSliceGrad matches the slice's
+ * entries back to the input's. */
+static void sparse_slice_grad(mt_grad_ctx* g) {
+  if (!g->dy[1].oper) return;
+  mt_gnode n = mt_g_begin(g, "SparseSliceGrad", NULL);
+  mt_g_in(&n, g->dy[1]);
+  mt_g_in(&n, mt_g_x(g, 0));
+  mt_g_in(&n, mt_g_x(g, 3));
+  mt_g_in(&n, mt_g_y(g, 0));
+  g->dx[1] = mt_g_end0(&n);
+}
+
 static const mt_grad_spec sparse_grads[] = {
+    {"SparseSlice", sparse_slice_grad},
+    {"SparseFillEmptyRows", sparse_fill_empty_rows_grad},
+    {"SparseReduceSum", sparse_reduce_sum_grad},
+    {"SparseConcat", NULL},
     {"SparseToDense", sparse_to_dense_grad},
     {"SparseReorder", sparse_reorder_grad},
     {"SparseTensorDenseMatMul", sparse_dense_matmul_grad},

@@ -18,6 +18,7 @@
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/move_util.h"
+#include "runtime/kernels/sparse/sparse_more.h"
 
 typedef float _Complex mt_sp_c64;
 typedef double _Complex mt_sp_c128;
@@ -122,6 +123,11 @@ static int indices_valid(const TF_Tensor* ix, int64_t nnz, int64_t n, const int6
     }
   }
   return 1;
+}
+
+int mt_sparse_indices_valid(const TF_Tensor* ix, int64_t nnz, int64_t n, const int64_t* shape,
+                            TF_Status* s) {
+  return indices_valid(ix, nnz, n, shape, s);
 }
 
 /* TensorFlow's MakeShapeFromShapeTensor for shape-function input idx: a
@@ -952,4 +958,11 @@ static const mt_op_spec sparse_specs[] = {
 
 void mt_register_sparse_ops(void) {
   mt_register_ops(sparse_specs, (int)(sizeof sparse_specs / sizeof sparse_specs[0]));
+  mt_register_sparse_reshape_ops();
+  mt_register_sparse_reduce_ops();
+  mt_register_sparse_concat_ops();
+  mt_register_sparse_split_ops();
+  mt_register_sparse_fill_empty_rows_ops();
+  mt_register_sparse_slice_ops();
+  mt_register_sparse_serialize_ops();
 }

@@ -7,6 +7,8 @@ tuple as its feed (see client/session.py's conversion registry).
 """
 import collections
 
+import numpy as np
+
 from minitf.framework import dtypes, ops, tensor_shape, tensor_util
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
@@ -14,17 +16,109 @@ SparseTensorValue = collections.namedtuple("SparseTensorValue",
 SparseTensorValue.__doc__ = """The value of a SparseTensor: numpy arrays (tf.compat.v1.SparseTensorValue)."""
 
 
-def _constant_value_as_shape(dense_shape):
-    """The static shape a 1-D int64 shape tensor describes (TF's constant_value_as_shape,
-    for the cases SparseTensor meets): its values when constant (-1 = unknown dim), else
-    unknown dims of its static length, else an unknown shape."""
-    value = tensor_util.constant_value(dense_shape)
-    if value is not None and value.ndim == 1:
-        return tensor_shape.TensorShape([None if d == -1 else int(d) for d in value])
-    n = tensor_shape.dimension_value(dense_shape.shape[0]) if dense_shape.shape.rank == 1 else None
-    if n is None:
+def _constant_value(tensor):
+    """TensorFlow's tensor_util.constant_value for the ops sparse code meets: Const, Identity,
+    Cast, Pack and ConcatV2 of constants, Shape of a fully known shape; else None. (minitf's
+    tensor_util.constant_value reads Consts only.)"""
+    op = tensor.op
+    if op.type == "Const":
+        return tensor_util.MakeNdarray(op.get_attr("value"))
+    if op.type in ("Identity", "StopGradient"):
+        return _constant_value(op.inputs[0])
+    if op.type == "Cast":
+        v = _constant_value(op.inputs[0])
+        return None if v is None else v.astype(dtypes.as_dtype(op.get_attr("DstT")).as_numpy_dtype)
+    if op.type == "Shape":
+        shape = op.inputs[0].get_shape()
+        if shape.is_fully_defined():
+            return np.array(shape.as_list(), dtype=tensor.dtype.as_numpy_dtype)
+        return None
+    if op.type == "Pack":
+        vals = [_constant_value(x) for x in op.inputs]
+        if any(v is None for v in vals):
+            return None
+        return np.stack(vals, axis=op.get_attr("axis")).astype(tensor.dtype.as_numpy_dtype)
+    if op.type == "ConcatV2":
+        axis = _constant_value(op.inputs[-1])
+        vals = [_constant_value(x) for x in op.inputs[:-1]]
+        if axis is None or any(v is None for v in vals):
+            return None
+        return np.concatenate(vals, axis=int(axis))
+    return None
+
+
+def constant_value_as_shape(tensor):
+    """TensorFlow's tensor_util.constant_value_as_shape: the static shape a 1-D shape tensor
+    describes, through Cast, Shape, Pack, ConcatV2 and StridedSlice as far as they are known
+    (-1 = unknown dim)."""
+    if tensor.get_shape().ndims == 0:
+        value = _constant_value(tensor)
+        if value is None:
+            raise ValueError("Received a scalar with unknown value as shape; require a "
+                             "statically known scalar with value '-1' to describe an unknown "
+                             "shape.")
+        if value != -1:
+            raise ValueError("Received a scalar value '%s' as shape; require a statically "
+                             "known scalar with value '-1' to describe an unknown shape."
+                             % value)
         return tensor_shape.unknown_shape()
-    return tensor_shape.unknown_shape(rank=n)
+    shape = tensor.get_shape().with_rank(1)
+    n = tensor_shape.dimension_value(shape.dims[0])
+    op = tensor.op
+    if n == 0:
+        return tensor_shape.TensorShape([])
+    if op.type == "Cast":
+        pre = constant_value_as_shape(op.inputs[0])
+        if pre.dims is None:
+            return pre
+        cast = dtypes.as_dtype(op.get_attr("DstT"))
+        if cast not in (dtypes.int32, dtypes.int64):
+            return tensor_shape.unknown_shape(rank=n)
+        arr = np.array([x if x is not None else -1 for x in pre.as_list()]).astype(
+            cast.as_numpy_dtype)
+        return tensor_shape.TensorShape([int(x) if x >= 0 else None for x in arr])
+    if op.type == "Shape":
+        return op.inputs[0].get_shape()
+    if op.type == "Pack":
+        dims = []
+        for x in op.inputs:
+            v = _constant_value(x)
+            dims.append(None if v is None or v < 0 else int(v))
+        return tensor_shape.TensorShape(dims)
+    if op.type == "ConcatV2":
+        ret = tensor_shape.TensorShape([])
+        for x in op.inputs[:-1]:
+            ret = ret.concatenate(constant_value_as_shape(x))
+        return ret
+    if op.type == "StridedSlice":
+        begin, end, strides = (_constant_value(op.inputs[i]) for i in (1, 2, 3))
+        if begin is not None and end is not None and strides is not None:
+            begin, end, strides = int(begin[0]), int(end[0]), int(strides[0])
+            if op.get_attr("begin_mask") == 1:
+                begin = None
+            if op.get_attr("end_mask") == 1:
+                end = None
+            if (not op.get_attr("ellipsis_mask") and not op.get_attr("new_axis_mask")
+                    and not op.get_attr("shrink_axis_mask")
+                    and op.get_attr("begin_mask") in (0, 1) and op.get_attr("end_mask") in (0, 1)):
+                prev = constant_value_as_shape(op.inputs[0])
+                if prev.dims is not None:
+                    return tensor_shape.TensorShape(prev.as_list()[begin:end:strides])
+    ret = tensor_shape.unknown_shape(rank=n)
+    value = _constant_value(tensor)
+    if value is not None:
+        ret = ret.merge_with(tensor_shape.TensorShape([int(d) if d >= 0 else None
+                                                       for d in value]))
+    return ret
+
+
+def _constant_value_as_shape(dense_shape):
+    """The static shape of a SparseTensor's dense_shape tensor (as TF's SparseTensor.shape:
+    constant_value_as_shape)."""
+    try:
+        return constant_value_as_shape(dense_shape)
+    except ValueError:
+        return tensor_shape.unknown_shape()
 
 
 class SparseTensor:
