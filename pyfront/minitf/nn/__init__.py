@@ -24,3 +24,12 @@ from minitf.ops.rnn import (  # noqa: F401,E402
 
 # --- embeddings ---
 from minitf.ops.embedding_ops import embedding_lookup  # noqa: F401,E402
+
+# --- nn composites (losses, moments, normalization, activations; ops/nn_impl.py) ---
+from minitf.ops.nn_impl import (  # noqa: F401,E402
+    batch_norm_with_global_normalization, compute_average_loss, crelu, l2_normalize,
+    log_poisson_loss, moments, normalize_moments, relu_layer, scale_regularization_loss,
+    sigmoid_cross_entropy_with_logits, silu, sufficient_statistics, swish,
+    weighted_cross_entropy_with_logits, weighted_moments, xw_plus_b, zero_fraction)
+from minitf.ops.indexing_ops import depth_to_space, space_to_depth  # noqa: F401,E402
+from minitf.ops.nn_impl import space_to_batch  # noqa: F401,E402

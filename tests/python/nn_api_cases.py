@@ -1,0 +1,234 @@
+"""tf.nn function cases written against the TF1 API, so the same code runs on TensorFlow 2.21
+(tf.compat.v1, by tools/gen_nn_api_expected.py) and on minitf (tests/python/test_nn_api.py).
+
+A case is `build(tf) -> (outputs, xs)`: the output tensors and the input tensors to
+differentiate; run() records the nodes the case added ([name, op]), the outputs' static shapes
+and values, and the gradients of sum(output * weights) for each x. ERRORS are cases whose
+construction raises: [exception class, message]."""
+import numpy as np
+
+R = np.random.RandomState(7)
+X34 = (R.rand(3, 4).astype(np.float32) - 0.5) * 6
+LAB34 = R.rand(3, 4).astype(np.float32)
+X234 = (R.rand(2, 3, 4).astype(np.float32) - 0.5) * 4
+W234 = R.randint(0, 3, size=(2, 3, 4)).astype(np.float32)
+IMG = (R.rand(2, 7, 6, 3).astype(np.float32) - 0.5)
+SEQ = (R.rand(2, 9, 3).astype(np.float32) - 0.5)
+
+
+def _c(tf, v, name=None):
+    return tf.constant(v, name=name)
+
+
+def sigmoid_xent(tf):
+    x, lab = _c(tf, X34, "x"), _c(tf, LAB34, "lab")
+    return [tf.nn.sigmoid_cross_entropy_with_logits(labels=lab, logits=x)], [x, lab]
+
+
+def weighted_xent(tf):
+    x, lab = _c(tf, X34, "x"), _c(tf, LAB34, "lab")
+    return [tf.nn.weighted_cross_entropy_with_logits(labels=lab, logits=x, pos_weight=2.5,
+                                                     name="wx")], [x, lab]
+
+
+def weighted_xent_targets(tf):
+    x, lab = _c(tf, X34, "x"), _c(tf, LAB34, "lab")
+    return [tf.nn.weighted_cross_entropy_with_logits(targets=lab, logits=x, pos_weight=0.5)], [x]
+
+
+def log_poisson(tf):
+    x, t = _c(tf, X34, "x"), _c(tf, LAB34 * 3, "t")
+    return [tf.nn.log_poisson_loss(t, x), tf.nn.log_poisson_loss(t, x, compute_full_loss=True)], \
+        [x, t]
+
+
+def moments_(tf):
+    x = _c(tf, X234, "x")
+    m, v = tf.nn.moments(x, [0, 2])
+    mk, vk = tf.nn.moments(x, axes=[1], keep_dims=True, name="mk")
+    return [m, v, mk, vk], [x]
+
+
+def moments_placeholder(tf):
+    x = tf.placeholder_with_default(X234, [None, 3, None])
+    m, v = tf.nn.moments(x, [0, 1], keepdims=True)
+    return [m, v], [x]
+
+
+def weighted_moments_(tf):
+    x, w = _c(tf, X234, "x"), _c(tf, W234, "w")
+    m, v = tf.nn.weighted_moments(x, [0, 2], w)
+    mk, vk = tf.nn.weighted_moments(x, [1], w[:, :1, :], keep_dims=True)
+    return [m, v, mk, vk], [x, w]
+
+
+def sufficient_stats(tf):
+    x = _c(tf, X234, "x")
+    c, m, v, s = tf.nn.sufficient_statistics(x, [0, 2])
+    c2, m2, v2, s2 = tf.nn.sufficient_statistics(x, [1], shift=0.25, keep_dims=True)
+    mean, var = tf.nn.normalize_moments(c, m, v, None)
+    mean2, var2 = tf.nn.normalize_moments(c2, m2, v2, s2)
+    return [c, m, v, c2, m2, v2, s2, mean, var, mean2, var2], [x]
+
+
+def sufficient_stats_dynamic(tf):
+    x = tf.placeholder_with_default(X234, [2, None, 4])
+    c, m, v, _ = tf.nn.sufficient_statistics(x, [1, -1])
+    return [c, m, v], [x]
+
+
+def batch_norm_global(tf):
+    x = _c(tf, IMG, "x")
+    m = _c(tf, np.float32([0.1, -0.2, 0.3]), "m")
+    v = _c(tf, np.float32([1.5, 0.5, 2.0]), "v")
+    b = _c(tf, np.float32([0.0, 1.0, -1.0]), "b")
+    g = _c(tf, np.float32([2.0, 0.5, 1.0]), "g")
+    return [tf.nn.batch_norm_with_global_normalization(x, m, v, b, g, 0.001, True),
+            tf.nn.batch_norm_with_global_normalization(x, m, v, b, g, 0.01, False, name="bn2")],\
+        [x, m, v, b, g]
+
+
+def l2_normalize_(tf):
+    x = _c(tf, X234, "x")
+    return [tf.nn.l2_normalize(x), tf.nn.l2_normalize(x, axis=1),
+            tf.nn.l2_normalize(x, dim=[0, 2], epsilon=0.5, name="l2n")], [x]
+
+
+def l2_normalize_complex(tf):
+    x = tf.complex(_c(tf, X34, "re"), _c(tf, LAB34, "im"))
+    y = tf.nn.l2_normalize(x, 1)
+    return [tf.real(y), tf.imag(y)], []
+
+
+def zero_fraction_(tf):
+    x = _c(tf, np.float32([[0, 1, 0], [2, 0, 0]]), "x")
+    return [tf.nn.zero_fraction(x), tf.nn.zero_fraction(tf.nn.relu(_c(tf, X234)))], []
+
+
+def crelu_(tf):
+    x = _c(tf, X34, "x")
+    return [tf.nn.crelu(x), tf.nn.crelu(x, axis=0, name="cr")], [x]
+
+
+def swish_(tf):
+    x = _c(tf, X34, "x")
+    return [tf.nn.swish(x), tf.nn.silu(x, beta=1.5)], [x]
+
+
+def xw_plus_b_(tf):
+    x = _c(tf, X34, "x")
+    w = _c(tf, LAB34.T, "w")
+    b = _c(tf, np.float32([0.5, -1.0, 0.25]), "b")
+    return [tf.nn.xw_plus_b(x, w, b), tf.nn.relu_layer(x, w, b, name="rl")], [x, w, b]
+
+
+def compute_average_loss_(tf):
+    per = _c(tf, np.float32([1.0, 2.0, 4.0, 8.0]), "per")
+    sw = _c(tf, np.float32([1.0, 0.0, 0.5, 2.0]), "sw")
+    return [tf.nn.compute_average_loss(per),
+            tf.nn.compute_average_loss(per, sample_weight=sw),
+            tf.nn.compute_average_loss(per, global_batch_size=10),
+            tf.nn.compute_average_loss(_c(tf, X34), sample_weight=0.5)], [per]
+
+
+def scale_regularization_loss_(tf):
+    x = _c(tf, np.float32([1.0, 2.5]), "x")
+    return [tf.nn.scale_regularization_loss(x)], [x]
+
+
+def top_k_int64(tf):
+    x = _c(tf, X34, "x")
+    v, i = tf.nn.top_k(x, 2, index_type=tf.int64)
+    return [v, i], []  # TF 2.21's TopKV2 gradient fails for int64 indices
+
+
+def xent_signatures(tf):
+    x, lab = _c(tf, X34, "x"), _c(tf, LAB34, "lab")
+    ids = _c(tf, np.int32([0, 3, 1]), "ids")
+    return [tf.nn.softmax_cross_entropy_with_logits(labels=lab, logits=x),
+            tf.nn.sparse_softmax_cross_entropy_with_logits(labels=ids, logits=x)], [x]
+
+
+def space_aliases(tf):
+    x = _c(tf, np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2), "x")
+    s2d = tf.nn.space_to_depth(x, 2)
+    return [s2d, tf.nn.depth_to_space(s2d, 2, name="d2s"),
+            tf.nn.space_to_batch(x, [[0, 0], [2, 0]], 2)], [x]
+
+
+CASES = {f.__name__.rstrip("_"): f for f in [
+    sigmoid_xent, weighted_xent, weighted_xent_targets, log_poisson, moments_,
+    moments_placeholder, weighted_moments_, sufficient_stats, sufficient_stats_dynamic,
+    batch_norm_global, l2_normalize_, l2_normalize_complex, zero_fraction_, crelu_, swish_,
+    xw_plus_b_, compute_average_loss_, scale_regularization_loss_, top_k_int64,
+    xent_signatures, space_aliases]}
+
+
+def _err_sigmoid_shape(tf):
+    tf.nn.sigmoid_cross_entropy_with_logits(labels=tf.zeros([2, 3]), logits=tf.zeros([3, 2]))
+
+
+def _err_sigmoid_missing(tf):
+    tf.nn.sigmoid_cross_entropy_with_logits(logits=tf.zeros([2, 3]))
+
+
+def _err_poisson_shape(tf):
+    tf.nn.log_poisson_loss(tf.zeros([2]), tf.zeros([3]))
+
+
+def _err_weighted_both(tf):
+    tf.nn.weighted_cross_entropy_with_logits(labels=tf.zeros([2]), targets=tf.zeros([2]),
+                                             logits=tf.zeros([2]), pos_weight=1.0)
+
+
+def _err_moments_both(tf):
+    tf.nn.moments(tf.zeros([2]), [0], keep_dims=True, keepdims=True)
+
+
+def _err_average_loss_scalar(tf):
+    tf.nn.compute_average_loss(tf.constant(1.0))
+
+
+ERRORS = {f.__name__[5:]: f for f in [
+    _err_sigmoid_shape, _err_sigmoid_missing, _err_poisson_shape, _err_weighted_both,
+    _err_moments_both, _err_average_loss_scalar]}
+
+
+def _tolist(v):
+    v = np.asarray(v)
+    if v.dtype.kind == "f":
+        return v.astype(np.float64).tolist()
+    return v.tolist()
+
+
+def run(tf, build):
+    """{"nodes", "shapes", "values", "grads"} of one case in a fresh graph."""
+    g = tf.Graph()
+    with g.as_default():
+        outs, xs = build(tf)
+        nodes = [[op.name, op.type] for op in g.get_operations()]
+        shapes = [t.shape.as_list() if t.shape.rank is not None else None for t in outs]
+        floats = [t for t in outs if t.dtype.is_floating]
+        loss = None
+        if xs and floats:
+            terms = []
+            for i, t in enumerate(floats):
+                w = tf.cast(tf.reshape(tf.range(tf.size(t)), tf.shape(t)), t.dtype)
+                terms.append(tf.reduce_sum(t * (w * 0.1 + 0.3 * (i + 1))))
+            loss = tf.add_n(terms)
+        grads = tf.gradients(loss, xs) if loss is not None else []
+        with tf.Session() as sess:
+            values = sess.run(outs)
+            gvals = sess.run([gg for gg in grads if gg is not None])
+    gvals = iter(gvals)
+    return {"nodes": nodes, "shapes": shapes, "values": [_tolist(v) for v in values],
+            "grads": [None if gg is None else _tolist(next(gvals)) for gg in grads]}
+
+
+def error(tf, build):
+    with tf.Graph().as_default():
+        try:
+            build(tf)
+        except Exception as e:  # recorded as TensorFlow raises it
+            return [type(e).__name__, str(e)]
+    return None
