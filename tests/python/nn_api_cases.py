@@ -156,7 +156,91 @@ def space_aliases(tf):
             tf.nn.space_to_batch(x, [[0, 0], [2, 0]], 2)], [x]
 
 
+F33 = (R.rand(3, 3, 3, 4).astype(np.float32) - 0.5)
+F1D = (R.rand(3, 3, 4).astype(np.float32) - 0.5)
+DW = R.rand(3, 3, 3, 2).astype(np.float32) - 0.5
+PW = R.rand(1, 1, 6, 4).astype(np.float32) - 0.5
+DY = R.rand(2, 7, 6, 4).astype(np.float32)
+DDY = R.rand(2, 4, 3, 6).astype(np.float32)
+
+
+def conv1d_(tf):
+    x, f = _c(tf, SEQ, "x"), _c(tf, F1D, "f")
+    return [tf.nn.conv1d(x, f, 1, "SAME"), tf.nn.conv1d(x, f, 2, "VALID", name="c2"),
+            tf.nn.conv1d(input=x, filters=f, stride=[1], padding="SAME", dilations=2)], [x, f]
+
+
+def conv1d_transpose_(tf):
+    y, f = _c(tf, SEQ[:, :5, :], "y"), _c(tf, np.transpose(F1D[:, :, :3], (0, 1, 2)), "f")
+    return [tf.nn.conv1d_transpose(y, f, [2, 9, 3], 2, "SAME"),
+            tf.nn.conv_transpose(y, f, [2, 11, 3], [2], "VALID")], [y, f]
+
+
+def convolution_(tf):
+    x, f = _c(tf, IMG, "x"), _c(tf, F33, "f")
+    s, f1 = _c(tf, SEQ, "s"), _c(tf, F1D, "f1")
+    return [tf.nn.convolution(x, f, "SAME"),
+            tf.nn.convolution(x, f, "VALID", dilation_rate=[2, 1]),
+            tf.nn.convolution(x, f, "SAME", strides=[2, 2], name="strided"),
+            tf.nn.convolution(s, f1, "SAME", dilation_rate=[2]),
+            tf.nn.atrous_conv2d(x, f, 2, "SAME"),
+            tf.nn.atrous_conv2d(x, f, 2, "VALID", name="atv")], [x, f, s, f1]
+
+
+def atrous_transpose(tf):
+    y = _c(tf, IMG[:, :, :, :], "y")
+    f = _c(tf, np.transpose(F33, (0, 1, 3, 2)), "f")
+    return [tf.nn.atrous_conv2d_transpose(y, f, [2, 7, 6, 4], 2, "SAME"),
+            tf.nn.atrous_conv2d_transpose(y[:, :3, :3, :], f, [2, 7, 7, 4], 2, "VALID"),
+            tf.nn.atrous_conv2d_transpose(y, f, [2, 7, 6, 4], 1, "SAME")], [y, f]
+
+
+def separable_(tf):
+    x = _c(tf, IMG, "x")
+    dw = _c(tf, DW, "dw")
+    pw = _c(tf, PW, "pw")
+    return [tf.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], "SAME"),
+            tf.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], "VALID", rate=[2, 2]),
+            tf.nn.separable_conv2d(x, dw, pw, [1, 2, 2, 1], "SAME", name="sep")], [x, dw, pw]
+
+
+def depthwise_rate(tf):
+    x = _c(tf, IMG, "x")
+    dw = _c(tf, DW, "dw")
+    return [tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "SAME", rate=[2, 2]),
+            tf.nn.depthwise_conv2d(x, dw, [1, 1, 1, 1], "VALID")], [x, dw]
+
+
+def pool_(tf):
+    x, s = _c(tf, IMG, "x"), _c(tf, SEQ, "s")
+    return [tf.nn.pool(x, [2, 2], "MAX", "SAME"),
+            tf.nn.pool(x, [2, 2], "AVG", "VALID", strides=[2, 2]),
+            tf.nn.pool(x, [2, 3], "MAX", "VALID", dilation_rate=[2, 1], name="dp"),
+            tf.nn.pool(s, [3], "AVG", "SAME"),
+            tf.nn.pool(s, [2], "MAX", "VALID", dilation_rate=[3])], [x, s]
+
+
+def pool1d(tf):
+    s = _c(tf, SEQ, "s")
+    return [tf.nn.max_pool1d(s, 2, 2, "SAME"), tf.nn.avg_pool1d(s, [3], 1, "VALID"),
+            tf.nn.max_pool1d(s, 3, 1, [[0, 0], [1, 1], [0, 0]], name="mp")], [s]
+
+
+def backprops(tf):
+    x, f = _c(tf, IMG, "x"), _c(tf, F33, "f")
+    dy = _c(tf, DY, "dy")
+    dw = _c(tf, DW, "dw")
+    ddy = _c(tf, DDY, "ddy")
+    return [tf.nn.conv2d_backprop_filter(x, [3, 3, 3, 4], dy, [1, 1, 1, 1], "SAME"),
+            tf.nn.depthwise_conv2d_native_backprop_input([2, 7, 6, 3], dw, ddy, [1, 2, 2, 1],
+                                                         "SAME"),
+            tf.nn.depthwise_conv2d_backprop_filter(x, [3, 3, 3, 2], ddy, [1, 2, 2, 1], "SAME",
+                                                   name="dbf")], [x, dy]
+
+
 CASES = {f.__name__.rstrip("_"): f for f in [
+    conv1d_, conv1d_transpose_, convolution_, atrous_transpose, separable_, depthwise_rate,
+    pool_, pool1d, backprops,
     sigmoid_xent, weighted_xent, weighted_xent_targets, log_poisson, moments_,
     moments_placeholder, weighted_moments_, sufficient_stats, sufficient_stats_dynamic,
     batch_norm_global, l2_normalize_, l2_normalize_complex, zero_fraction_, crelu_, swish_,
@@ -189,9 +273,38 @@ def _err_average_loss_scalar(tf):
     tf.nn.compute_average_loss(tf.constant(1.0))
 
 
+def _err_pool_same_dilated(tf):
+    tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2], "MAX", "SAME", dilation_rate=[2, 2])
+
+
+def _err_pool_strides(tf):
+    tf.nn.pool(tf.zeros([1, 5, 5, 1]), [2, 2], "MAX", "VALID", strides=[3, 3])
+
+
+def _err_conv_strides_dilation(tf):
+    tf.nn.convolution(tf.zeros([1, 5, 5, 1]), tf.zeros([2, 2, 1, 1]), "VALID", strides=[2, 2],
+                      dilation_rate=[2, 2])
+
+
+def _err_conv1d_format(tf):
+    tf.nn.conv1d(tf.zeros([1, 5, 1]), tf.zeros([2, 1, 1]), 1, "VALID", data_format="NHWC1")
+
+
+def _err_atrous_rate(tf):
+    tf.nn.atrous_conv2d_transpose(tf.zeros([1, 5, 5, 1]), tf.zeros([2, 2, 1, 1]),
+                                  [1, 5, 5, 1], 0, "SAME")
+
+
+def _err_separable_pointwise(tf):
+    tf.nn.separable_conv2d(tf.zeros([1, 5, 5, 1]), tf.zeros([2, 2, 1, 1]),
+                           tf.zeros([2, 1, 1, 1]), [1, 1, 1, 1], "SAME")
+
+
 ERRORS = {f.__name__[5:]: f for f in [
     _err_sigmoid_shape, _err_sigmoid_missing, _err_poisson_shape, _err_weighted_both,
-    _err_moments_both, _err_average_loss_scalar]}
+    _err_moments_both, _err_average_loss_scalar, _err_pool_same_dilated, _err_pool_strides,
+    _err_conv_strides_dilation, _err_conv1d_format, _err_atrous_rate,
+    _err_separable_pointwise]}
 
 
 def _tolist(v):

@@ -33,3 +33,12 @@ from minitf.ops.nn_impl import (  # noqa: F401,E402
     weighted_cross_entropy_with_logits, weighted_moments, xw_plus_b, zero_fraction)
 from minitf.ops.indexing_ops import depth_to_space, space_to_depth  # noqa: F401,E402
 from minitf.ops.nn_impl import space_to_batch  # noqa: F401,E402
+
+# --- conv / pooling composites (ops/nn_conv_nd.py) ---
+from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
+    atrous_conv2d, atrous_conv2d_transpose, avg_pool1d, conv1d, conv1d_transpose,
+    conv2d_backprop_filter, conv_transpose, convolution, depthwise_conv2d_native_backprop_filter,
+    depthwise_conv2d_native_backprop_input, max_pool1d, pool, separable_conv2d,
+    with_space_to_batch)
+depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
+depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
