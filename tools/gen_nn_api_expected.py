@@ -14,7 +14,11 @@ def main():
     cases = {name: nn_api_cases.run(tf, build) for name, build in nn_api_cases.CASES.items()}
     errors = {name: nn_api_cases.error(tf, build)
               for name, build in nn_api_cases.ERRORS.items()}
-    tf_fixture.write("nn_api_expected.json", {"cases": cases, "errors": errors})
+    run_errors = {name: nn_api_cases.run_error(tf, build)
+                  for name, build in nn_api_cases.RUN_ERRORS.items()}
+    tf_fixture.write("nn_api_expected.json", {
+        "cases": cases, "errors": errors, "run_errors": run_errors,
+        "sampler_runs": nn_api_cases.sampler_runs(tf)})
 
 
 if __name__ == "__main__":

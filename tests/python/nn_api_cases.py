@@ -5,7 +5,12 @@ A case is `build(tf) -> (outputs, xs)`: the output tensors and the input tensors
 differentiate; run() records the nodes the case added ([name, op]), the outputs' static shapes
 and values, and the gradients of sum(output * weights) for each x. ERRORS are cases whose
 construction raises: [exception class, message]."""
+import os
+
 import numpy as np
+
+VOCAB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures",
+                     "nn_vocab.csv")
 
 R = np.random.RandomState(7)
 X34 = (R.rand(3, 4).astype(np.float32) - 0.5) * 6
@@ -238,7 +243,75 @@ def backprops(tf):
                                                    name="dbf")], [x, dy]
 
 
+R2 = np.random.RandomState(11)
+W20 = R2.rand(20, 4).astype(np.float32) - 0.5
+B20 = R2.rand(20).astype(np.float32) - 0.5
+IN34 = R2.rand(3, 4).astype(np.float32) - 0.5
+TRUE3 = np.int64([[1, 7], [0, 3], [12, 7]])
+
+
+def samplers(tf):
+    tc = _c(tf, TRUE3, "tc")
+    outs = []
+    for r in [tf.nn.uniform_candidate_sampler(tc, 2, 5, True, 15, seed=3),
+              tf.nn.uniform_candidate_sampler(tc, 2, 6, False, 15, seed=4),
+              tf.nn.log_uniform_candidate_sampler(tc, 2, 8, True, 20, seed=5, name="lu"),
+              tf.nn.log_uniform_candidate_sampler(tc, 2, 4, False, 13, seed=6),
+              tf.nn.all_candidate_sampler(tc, 2, 13, True, seed=7)]:
+        outs += list(r)
+    return outs, []
+
+
+def fixed_unigram(tf):
+    tc = _c(tf, np.int64([[1], [4], [0]]), "tc")
+    uni = [1.0, 3.0, 0.5, 2.0, 8.0, 0.25]
+    outs = []
+    for r in [tf.nn.fixed_unigram_candidate_sampler(tc, 1, 4, True, 6, unigrams=uni, seed=8),
+              tf.nn.fixed_unigram_candidate_sampler(tc, 1, 7, False, 6, unigrams=uni,
+                                                    distortion=0.5, seed=9),
+              tf.nn.fixed_unigram_candidate_sampler(tc, 1, 3, True, 5, unigrams=uni[:3],
+                                                    num_reserved_ids=2, seed=10),
+              tf.nn.fixed_unigram_candidate_sampler(tc[:, :1] * 0, 1, 2, False, 3,
+                                                    unigrams=uni, num_shards=2, shard=1,
+                                                    seed=11),
+              tf.nn.fixed_unigram_candidate_sampler(tc, 1, 3, True, 6, vocab_file=VOCAB,
+                                                    num_reserved_ids=1, distortion=0.75,
+                                                    seed=12)]:
+        outs += list(r)
+    return outs, []
+
+
+def accidental_hits(tf):
+    tc = _c(tf, TRUE3, "tc")
+    sc = _c(tf, np.int64([7, 2, 12, 1, 7]), "sc")
+    return list(tf.nn.compute_accidental_hits(tc, sc, 2)), []
+
+
+def _sampled_inputs(tf):
+    w, b, x = _c(tf, W20, "w"), _c(tf, B20, "b"), _c(tf, IN34, "inp")
+    return w, b, x
+
+
+def nce_loss_(tf):
+    w, b, x = _sampled_inputs(tf)
+    lab = _c(tf, TRUE3, "lab")
+    sv = tf.nn.log_uniform_candidate_sampler(lab, 2, 6, True, 20, seed=12)
+    return [tf.nn.nce_loss(w, b, lab, x, 6, 20, num_true=2, sampled_values=sv),
+            tf.nn.nce_loss(w, b, lab, x, 6, 20, num_true=2, sampled_values=sv,
+                           remove_accidental_hits=True, name="nce2")], [w, b, x]
+
+
+def sampled_softmax_(tf):
+    w, b, x = _sampled_inputs(tf)
+    lab = _c(tf, TRUE3[:, :1], "lab")
+    return [tf.nn.sampled_softmax_loss(w, b, lab, x, 5, 20, seed=13),
+            tf.nn.sampled_softmax_loss([w[:10], w[10:]], [b[:10], b[10:]], lab, x, 5, 20,
+                                       partition_strategy="div", seed=13,
+                                       remove_accidental_hits=False, name="ssl2")], [w, b, x]
+
+
 CASES = {f.__name__.rstrip("_"): f for f in [
+    samplers, fixed_unigram, accidental_hits, nce_loss_, sampled_softmax_,
     conv1d_, conv1d_transpose_, convolution_, atrous_transpose, separable_, depthwise_rate,
     pool_, pool1d, backprops,
     sigmoid_xent, weighted_xent, weighted_xent_targets, log_poisson, moments_,
@@ -330,6 +403,7 @@ def run(tf, build):
                 terms.append(tf.reduce_sum(t * (w * 0.1 + 0.3 * (i + 1))))
             loss = tf.add_n(terms)
         grads = tf.gradients(loss, xs) if loss is not None else []
+        grads = [tf.convert_to_tensor(gg) if hasattr(gg, "indices") else gg for gg in grads]
         with tf.Session() as sess:
             values = sess.run(outs)
             gvals = sess.run([gg for gg in grads if gg is not None])
@@ -345,3 +419,66 @@ def error(tf, build):
         except Exception as e:  # recorded as TensorFlow raises it
             return [type(e).__name__, str(e)]
     return None
+
+
+# Graphs that build but fail when run: [exception class, the message, its node line].
+def _run_sampler_out_of_range(tf):
+    return tf.nn.uniform_candidate_sampler(tf.constant([[3], [15]], tf.int64), 1, 2, True, 15,
+                                           seed=1)[0]
+
+
+def _run_sampler_range_small(tf):
+    return tf.nn.log_uniform_candidate_sampler(tf.constant([[3]], tf.int64), 1, 6, True, 5,
+                                               seed=1)[0]
+
+
+def _run_fixed_no_weights(tf):
+    return tf.nn.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, False, 3,
+                                                 seed=1)[0]
+
+
+def _run_fixed_range(tf):
+    return tf.nn.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, False, 4,
+                                                 unigrams=[1.0, 2.0], seed=1)[0]
+
+
+def _run_fixed_missing_file(tf):
+    return tf.nn.fixed_unigram_candidate_sampler(tf.constant([[0]], tf.int64), 1, 2, False, 4,
+                                                 vocab_file="/nonexistent/vocab.txt",
+                                                 seed=1)[0]
+
+
+def _run_sampler_columns(tf):
+    return tf.nn.uniform_candidate_sampler(
+        tf.placeholder_with_default(np.int64([[1, 2]]), [None, None]), 1, 2, True, 5, seed=1)[0]
+
+
+RUN_ERRORS = {f.__name__[5:]: f for f in [
+    _run_sampler_out_of_range, _run_sampler_range_small, _run_fixed_no_weights,
+    _run_fixed_range, _run_fixed_missing_file, _run_sampler_columns]}
+
+
+def run_error(tf, build):
+    with tf.Graph().as_default():
+        t = build(tf)
+        with tf.Session() as sess:
+            try:
+                sess.run(t)
+            except Exception as e:  # recorded as TensorFlow raises it
+                lines = str(getattr(e, "message", e)).split("\n")
+                node = [i for i, ln in enumerate(lines) if ln.startswith("\t [[")]
+                return [type(e).__name__, lines[node[0] - 1] if node else lines[-1],
+                        lines[node[0]] if node else None]
+    return None
+
+
+def sampler_runs(tf):
+    """Three runs of each sampler node in one session: the generator advances per run."""
+    with tf.Graph().as_default():
+        tc = tf.constant(TRUE3)
+        outs = [tf.nn.uniform_candidate_sampler(tc, 2, 4, True, 15, seed=21)[0],
+                tf.nn.log_uniform_candidate_sampler(tc, 2, 3, False, 30, seed=22)[0],
+                tf.nn.fixed_unigram_candidate_sampler(tc, 2, 5, True, 13, seed=23,
+                                                      unigrams=list(range(1, 14)))[0]]
+        with tf.Session() as sess:
+            return [[v.tolist() for v in sess.run(outs)] for _ in range(3)]

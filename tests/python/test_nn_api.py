@@ -15,6 +15,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(HERE, "..", "fixtures", "nn_api_expected.json")) as _f:
     _FIXTURE = json.load(_f)
 EXPECTED, ERRORS = _FIXTURE["cases"], _FIXTURE["errors"]
+RUN_ERRORS = _FIXTURE["run_errors"]
 
 # Values computed in another summation order than TF's: float32 ulps.
 RTOL = 1e-5
@@ -48,3 +49,13 @@ def test_case_is_tensorflows(name):
 @pytest.mark.parametrize("name", sorted(nn_api_cases.ERRORS))
 def test_error_is_tensorflows(name):
     assert nn_api_cases.error(tf, nn_api_cases.ERRORS[name]) == ERRORS[name]
+
+
+@pytest.mark.parametrize("name", sorted(nn_api_cases.RUN_ERRORS))
+def test_run_error_is_tensorflows(name):
+    assert nn_api_cases.run_error(tf, nn_api_cases.RUN_ERRORS[name]) == RUN_ERRORS[name]
+
+
+def test_samplers_advance_per_run_as_tensorflow():
+    """Seeded samplers give TensorFlow's candidates bit for bit, run after run."""
+    assert nn_api_cases.sampler_runs(tf) == _FIXTURE["sampler_runs"]

@@ -42,3 +42,9 @@ from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
     with_space_to_batch)
 depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
 depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
+
+# --- candidate samplers and sampled losses ---
+from minitf.ops.candidate_sampling_ops import (  # noqa: F401,E402
+    all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
+    log_uniform_candidate_sampler, uniform_candidate_sampler)
+from minitf.ops.nn_impl import nce_loss, sampled_softmax_loss  # noqa: F401,E402

@@ -432,3 +432,125 @@ def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None
                                name=name)
     result.set_shape(result.get_shape().with_rank(4))
     return result
+
+
+# ---- sampled losses ----
+
+def _sum_rows(x):
+    """Row sums of a matrix as matmul(x, ones([cols, 1])), as TensorFlow computes them."""
+    tf = _tf()
+    cols = tf.shape(x)[1]
+    ones_shape = tf.stack([cols, 1])
+    ones = tf.ones(ones_shape, x.dtype)
+    return tf.reshape(tf.matmul(x, ones), [-1])
+
+
+def _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes,
+                            num_true=1, sampled_values=None, subtract_log_q=True,
+                            remove_accidental_hits=False, partition_strategy="mod", name=None,
+                            seed=None):
+    """(logits [batch, num_true + num_sampled], labels of the same shape) of a sampled loss,
+    node for node as TensorFlow's nn_impl._compute_sampled_logits."""
+    tf = _tf()
+    from minitf.ops import candidate_sampling_ops, embedding_ops, partitioned_variables
+    if isinstance(weights, partitioned_variables.PartitionedVariable):
+        weights = list(weights)
+    if not isinstance(weights, list):
+        weights = [weights]
+    with ops.name_scope(name, "compute_sampled_logits", weights + [biases, inputs, labels]):
+        labels = ops.convert_to_tensor(labels)
+        if labels.dtype != dtypes.int64:
+            labels = tf.cast(labels, dtypes.int64)
+        labels_flat = tf.reshape(labels, [-1])
+        if sampled_values is None:
+            sampled_values = candidate_sampling_ops.log_uniform_candidate_sampler(
+                true_classes=labels, num_true=num_true, num_sampled=num_sampled, unique=True,
+                range_max=num_classes, seed=seed)
+        sampled, true_expected_count, sampled_expected_count = (
+            tf.stop_gradient(s) for s in sampled_values)
+        sampled = tf.cast(sampled, dtypes.int64)
+        all_ids = tf.concat([labels_flat, sampled], 0)
+        all_w = embedding_ops.embedding_lookup(weights, all_ids,
+                                               partition_strategy=partition_strategy)
+        inputs = ops.convert_to_tensor(inputs)
+        if all_w.dtype != inputs.dtype:
+            all_w = tf.cast(all_w, inputs.dtype)
+        true_w = tf.slice(all_w, [0, 0], tf.stack([tf.shape(labels_flat)[0], -1]))
+        sampled_w = tf.slice(all_w, tf.stack([tf.shape(labels_flat)[0], 0]), [-1, -1])
+        sampled_logits = tf.matmul(inputs, sampled_w, transpose_b=True)
+        all_b = embedding_ops.embedding_lookup(biases, all_ids,
+                                               partition_strategy=partition_strategy)
+        if all_b.dtype != inputs.dtype:
+            all_b = tf.cast(all_b, inputs.dtype)
+        true_b = tf.slice(all_b, [0], tf.shape(labels_flat))
+        sampled_b = tf.slice(all_b, tf.shape(labels_flat), [-1])
+        dim = tf.shape(true_w)[1:2]
+        new_true_w_shape = tf.concat([[-1, num_true], dim], 0)
+        row_wise_dots = tf.multiply(tf.expand_dims(inputs, 1),
+                                    tf.reshape(true_w, new_true_w_shape))
+        dots_as_matrix = tf.reshape(row_wise_dots, tf.concat([[-1], dim], 0))
+        true_logits = tf.reshape(_sum_rows(dots_as_matrix), [-1, num_true])
+        true_b = tf.reshape(true_b, [-1, num_true])
+        true_logits += true_b
+        sampled_logits += sampled_b
+        if remove_accidental_hits:
+            acc_indices, acc_ids, acc_weights = candidate_sampling_ops.compute_accidental_hits(
+                labels, sampled, num_true=num_true)
+            acc_indices_2d = tf.reshape(acc_indices, [-1, 1])
+            acc_ids_2d_int32 = tf.reshape(tf.cast(acc_ids, dtypes.int32), [-1, 1])
+            sparse_indices = tf.concat([acc_indices_2d, acc_ids_2d_int32], 1, "sparse_indices")
+            sampled_logits_shape = tf.concat(
+                [tf.shape(labels)[:1], tf.expand_dims(num_sampled, 0)], 0)
+            if sampled_logits.dtype != acc_weights.dtype:
+                acc_weights = tf.cast(acc_weights, sampled_logits.dtype)
+            from minitf.framework.op_def_library import apply_op, outputs_of
+            sampled_logits += outputs_of(apply_op(
+                "SparseToDense", sparse_indices=sparse_indices, output_shape=sampled_logits_shape,
+                sparse_values=acc_weights,
+                default_value=0.0,
+                validate_indices=False))
+        if subtract_log_q:
+            true_logits -= tf.log(true_expected_count)
+            sampled_logits -= tf.log(sampled_expected_count)
+        out_logits = tf.concat([true_logits, sampled_logits], 1)
+        out_labels = tf.concat([tf.ones_like(true_logits) / num_true,
+                                tf.zeros_like(sampled_logits)], 1)
+        return out_logits, out_labels
+
+
+def nce_loss(weights, biases, labels, inputs, num_sampled, num_classes, num_true=1,
+             sampled_values=None, remove_accidental_hits=False, partition_strategy="mod",
+             name="nce_loss"):
+    """Noise-contrastive estimation loss per example (tf.compat.v1.nn.nce_loss): logits of
+    the true classes and of num_sampled classes drawn by log_uniform_candidate_sampler (or
+    sampled_values), corrected by log expected counts, through
+    sigmoid_cross_entropy_with_logits, summed per row.
+
+    weights [num_classes, dim] (a variable, a list of shards or a PartitionedVariable,
+    looked up with partition_strategy), biases [num_classes], labels int [batch, num_true],
+    inputs [batch, dim]. Returns float [batch]."""
+    logits, labels = _compute_sampled_logits(
+        weights=weights, biases=biases, labels=labels, inputs=inputs, num_sampled=num_sampled,
+        num_classes=num_classes, num_true=num_true, sampled_values=sampled_values,
+        subtract_log_q=True, remove_accidental_hits=remove_accidental_hits,
+        partition_strategy=partition_strategy, name=name)
+    sampled_losses = sigmoid_cross_entropy_with_logits(labels=labels, logits=logits,
+                                                       name="sampled_losses")
+    return _sum_rows(sampled_losses)
+
+
+def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
+                         num_true=1, sampled_values=None, remove_accidental_hits=True,
+                         partition_strategy="mod", name="sampled_softmax_loss", seed=None):
+    """Sampled softmax loss per example (tf.compat.v1.nn.sampled_softmax_loss): the softmax
+    cross-entropy over the true classes and num_sampled sampled ones, accidental hits
+    masked by default. Arguments as nce_loss; seed seeds the default sampler. Returns
+    float [batch]."""
+    tf = _tf()
+    logits, labels = _compute_sampled_logits(
+        weights=weights, biases=biases, labels=labels, inputs=inputs, num_sampled=num_sampled,
+        num_classes=num_classes, num_true=num_true, sampled_values=sampled_values,
+        subtract_log_q=True, remove_accidental_hits=remove_accidental_hits,
+        partition_strategy=partition_strategy, name=name, seed=seed)
+    labels = tf.stop_gradient(labels, name="labels_stop_gradient")
+    return tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
