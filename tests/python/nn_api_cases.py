@@ -310,7 +310,62 @@ def sampled_softmax_(tf):
                                        remove_accidental_hits=False, name="ssl2")], [w, b, x]
 
 
+R3 = np.random.RandomState(5)
+VOL = R3.rand(2, 5, 4, 6, 3).astype(np.float32) - 0.5
+F3D = R3.rand(2, 3, 2, 3, 4).astype(np.float32) - 0.5
+F3G = R3.rand(2, 2, 2, 1, 6).astype(np.float32) - 0.5
+DY3 = R3.rand(2, 5, 4, 6, 4).astype(np.float32) - 0.5
+
+
+def conv3d_(tf):
+    x, f = _c(tf, VOL, "x"), _c(tf, F3D, "f")
+    return [tf.nn.conv3d(x, f, [1, 1, 1, 1, 1], "SAME"),
+            tf.nn.conv3d(x, f, [1, 2, 1, 2, 1], "VALID", name="c3v"),
+            tf.nn.conv3d(x, f, [1, 1, 1, 1, 1], "SAME", dilations=[1, 2, 1, 1, 1]),
+            tf.nn.convolution(x, f, "SAME", dilation_rate=[1, 2, 2])], [x, f]
+
+
+def conv3d_double(tf):
+    x, f = _c(tf, VOL.astype(np.float64), "x"), _c(tf, F3D.astype(np.float64), "f")
+    return [tf.nn.conv3d(x, f, [1, 2, 2, 2, 1], "SAME")], [x, f]
+
+
+def conv3d_ncdhw(tf):
+    x, f = _c(tf, np.transpose(VOL, (0, 4, 1, 2, 3)), "x"), _c(tf, F3D, "f")
+    return [tf.nn.conv3d(x, f, [1, 1, 1, 2, 1], "SAME", data_format="NCDHW")], [x, f]
+
+
+def conv3d_backprops(tf):
+    x, f = _c(tf, VOL, "x"), _c(tf, F3D, "f")
+    dy = _c(tf, DY3, "dy")
+    return [tf.nn.conv3d_backprop_filter_v2(x, [2, 3, 2, 3, 4], dy, [1, 1, 1, 1, 1], "SAME"),
+            tf.nn.conv3d_backprop_filter(x, [2, 3, 2, 3, 4], dy, [1, 1, 1, 1, 1], "SAME",
+                                         name="bf"),
+            tf.nn.conv3d_transpose(dy, f, [2, 5, 4, 6, 3], [1, 1, 1, 1, 1]),
+            tf.nn.conv3d_transpose(dy[:, ::2, ::2, ::2], f, [2, 5, 4, 6, 3], 2, padding="SAME",
+                                   name="t2"),
+            tf.nn.conv_transpose(dy, f, [2, 5, 4, 6, 3], 1, "SAME")], [x, f, dy]
+
+
+def pool3d(tf):
+    x = _c(tf, VOL, "x")
+    return [tf.nn.max_pool3d(x, 2, 2, "SAME"), tf.nn.avg_pool3d(x, [2, 3, 2], 1, "VALID"),
+            tf.nn.max_pool3d(x, [1, 2, 3, 2, 1], [1, 1, 2, 1, 1], "VALID", name="mp3"),
+            tf.nn.avg_pool3d(x, 3, 2, "SAME", name="ap3"),
+            tf.nn.pool(x, [2, 2, 2], "MAX", "VALID", dilation_rate=[2, 1, 1])], [x]
+
+
+def pool3d_second_order(tf):
+    x = _c(tf, VOL, "x")
+    y1 = tf.nn.max_pool3d(x, 2, 2, "SAME")
+    y2 = tf.nn.avg_pool3d(x, 2, 1, "VALID")
+    g1 = tf.gradients(tf.reduce_sum(y1 * y1), x)[0]
+    g2 = tf.gradients(tf.reduce_sum(y2 * y2), x)[0]
+    return [g1, g2], [x]
+
+
 CASES = {f.__name__.rstrip("_"): f for f in [
+    conv3d_, conv3d_double, conv3d_ncdhw, conv3d_backprops, pool3d, pool3d_second_order,
     samplers, fixed_unigram, accidental_hits, nce_loss_, sampled_softmax_,
     conv1d_, conv1d_transpose_, convolution_, atrous_transpose, separable_, depthwise_rate,
     pool_, pool1d, backprops,
@@ -368,6 +423,18 @@ def _err_atrous_rate(tf):
                                   [1, 5, 5, 1], 0, "SAME")
 
 
+def _err_conv3d_depth(tf):
+    tf.nn.conv3d(tf.zeros([1, 4, 4, 4, 2]), tf.zeros([2, 2, 2, 3, 3]), [1, 1, 1, 1, 1], "SAME")
+
+
+def _err_conv3d_valid(tf):
+    tf.nn.conv3d(tf.zeros([1, 2, 4, 4, 2]), tf.zeros([3, 2, 2, 2, 3]), [1, 1, 1, 1, 1], "VALID")
+
+
+def _err_pool3d_valid(tf):
+    tf.nn.max_pool3d(tf.zeros([1, 2, 4, 4, 2]), 3, 1, "VALID")
+
+
 def _err_separable_pointwise(tf):
     tf.nn.separable_conv2d(tf.zeros([1, 5, 5, 1]), tf.zeros([2, 2, 1, 1]),
                            tf.zeros([2, 1, 1, 1]), [1, 1, 1, 1], "SAME")
@@ -377,7 +444,7 @@ ERRORS = {f.__name__[5:]: f for f in [
     _err_sigmoid_shape, _err_sigmoid_missing, _err_poisson_shape, _err_weighted_both,
     _err_moments_both, _err_average_loss_scalar, _err_pool_same_dilated, _err_pool_strides,
     _err_conv_strides_dilation, _err_conv1d_format, _err_atrous_rate,
-    _err_separable_pointwise]}
+    _err_separable_pointwise, _err_conv3d_depth, _err_conv3d_valid, _err_pool3d_valid]}
 
 
 def _tolist(v):
@@ -453,7 +520,22 @@ def _run_sampler_columns(tf):
         tf.placeholder_with_default(np.int64([[1, 2]]), [None, None]), 1, 2, True, 5, seed=1)[0]
 
 
+def _run_conv3d_batch_stride(tf):
+    return tf.nn.conv3d(tf.ones([2, 3, 3, 3, 1]), tf.ones([1, 1, 1, 1, 1]), [2, 1, 1, 1, 1],
+                        "SAME")
+
+
+def _run_conv3d_groups(tf):
+    """TensorFlow's CPU Conv3D has no grouped form."""
+    return tf.nn.conv3d(tf.constant(VOL), tf.constant(F3G), [1, 1, 1, 1, 1], "SAME")
+
+
+def _run_pool3d_batch(tf):
+    return tf.nn.max_pool3d(tf.ones([2, 3, 3, 3, 1]), [2, 1, 1, 1, 1], 1, "SAME")
+
+
 RUN_ERRORS = {f.__name__[5:]: f for f in [
+    _run_conv3d_batch_stride, _run_pool3d_batch, _run_conv3d_groups,
     _run_sampler_out_of_range, _run_sampler_range_small, _run_fixed_no_weights,
     _run_fixed_range, _run_fixed_missing_file, _run_sampler_columns]}
 

@@ -40,6 +40,9 @@ from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
     conv2d_backprop_filter, conv_transpose, convolution, depthwise_conv2d_native_backprop_filter,
     depthwise_conv2d_native_backprop_input, max_pool1d, pool, separable_conv2d,
     with_space_to_batch)
+from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
+    avg_pool3d, conv3d, conv3d_backprop_filter, conv3d_backprop_filter_v2, conv3d_transpose,
+    max_pool3d)
 depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
 depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
 

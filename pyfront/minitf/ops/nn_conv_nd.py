@@ -279,8 +279,9 @@ def _conv_op(num_spatial_dims):
 
 
 def _conv3d(input, filters, strides, padding, data_format, dilations, name):  # noqa: A002
+    kw = {} if dilations is None else {"dilations": dilations}
     return _op("Conv3D", input=input, filter=filters, strides=strides, padding=padding,
-               data_format=data_format or "NDHWC", dilations=dilations, name=name)
+               data_format=data_format or "NDHWC", name=name, **kw)
 
 
 def _non_atrous(input_shape, filter_shape, padding, data_format, strides, name,  # noqa: C901
@@ -520,7 +521,6 @@ def conv_transpose(input, filters, output_shape, strides, padding="SAME",  # noq
                                             padding=padding,
                                             data_format=data_format or "NHWC",
                                             dilations=dilations, name=name)
-        from minitf.nn import conv3d_transpose
         return conv3d_transpose(input, filters, output_shape, strides, padding=padding,
                                 data_format=data_format or "NDHWC", dilations=dilations,
                                 name=name)
@@ -640,7 +640,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
 
 def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa: A002
          strides=None, name=None, data_format=None, dilations=None):
-    """N-D max or average pooling, N = 1 or 2 (3 once MaxPool3D/AvgPool3D exist), atrous
+    """N-D max or average pooling, N = 1, 2 or 3, atrous
     through with_space_to_batch (tf.compat.v1.nn.pool). pooling_type "MAX" or "AVG".
     ValueError for SAME padding with a dilation > 1 or strides > window_shape."""
     dilation_rate = _lookup("dilations", dilations, "dilation_rate", dilation_rate)
@@ -664,10 +664,8 @@ def pool(input, window_shape, pooling_type, padding, dilation_rate=None,  # noqa
                              "window_shape=%s" % (strides, window_shape))
         pooling_ops = {("MAX", 1): nn_conv.max_pool, ("MAX", 2): nn_conv.max_pool,
                        ("AVG", 1): nn_conv.avg_pool, ("AVG", 2): nn_conv.avg_pool}
-        from minitf import nn as _nn
-        if hasattr(_nn, "max_pool3d"):
-            pooling_ops[("MAX", 3)] = _nn.max_pool3d
-            pooling_ops[("AVG", 3)] = _nn.avg_pool3d
+        pooling_ops[("MAX", 3)] = max_pool3d
+        pooling_ops[("AVG", 3)] = avg_pool3d
         op_key = (pooling_type, num_spatial_dims)
         if op_key not in pooling_ops:
             raise ValueError("%d-D %s pooling is not supported." % (num_spatial_dims,
@@ -783,3 +781,75 @@ def depthwise_conv2d_native_backprop_filter(input, filter_sizes, out_backprop,  
                out_backprop=out_backprop, strides=strides, padding=padding,
                explicit_paddings=explicit_paddings, data_format=data_format,
                dilations=dilations, name=name)
+
+
+# ---- 3-D convolution and pooling (ops of runtime/kernels/conv3d_ops.c) ----
+
+def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC",  # noqa: A002
+           dilations=[1, 1, 1, 1, 1], name=None, filters=None):  # noqa: B006
+    """3-D convolution (tf.compat.v1.nn.conv3d; op Conv3D). input [batch, depth, height,
+    width, in] (NDHWC) or NCDHW, float32/float64 (half/bfloat16 have no CPU kernel here);
+    filter (alias filters) [d, h, w, in / groups, out]; strides, dilations: 5 ints with 1
+    for batch and channels; padding SAME or VALID. ValueError at construction when the
+    input depth is not a multiple of the filter's."""
+    filter = _lookup("filters", filters, "filter", filter)  # noqa: A001
+    return _op("Conv3D", input=input, filter=filter, strides=strides, padding=padding,
+               data_format=data_format, dilations=dilations, name=name)
+
+
+def conv3d_backprop_filter_v2(input, filter_sizes, out_backprop, strides, padding,  # noqa: A002
+                              data_format="NDHWC", dilations=[1, 1, 1, 1, 1],  # noqa: B006
+                              name=None):
+    """Gradient of conv3d with respect to its filter (tf.compat.v1.nn.conv3d_backprop_filter
+    and _v2; op Conv3DBackpropFilterV2). filter_sizes: int32 [5]."""
+    return _op("Conv3DBackpropFilterV2", input=input, filter_sizes=filter_sizes,
+               out_backprop=out_backprop, strides=strides, padding=padding,
+               data_format=data_format, dilations=dilations, name=name)
+
+
+conv3d_backprop_filter = conv3d_backprop_filter_v2
+
+
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None,  # noqa: A002
+                     padding="SAME", data_format="NDHWC", name=None, input=None,  # noqa: A002
+                     filters=None, dilations=None):
+    """Transposed 3-D convolution (tf.compat.v1.nn.conv3d_transpose; op
+    Conv3DBackpropInputV2). value (alias input) [batch, d, h, w, in]; filter (alias filters)
+    [d, h, w, out, in]; output_shape: 5 ints or an int32 tensor; strides: 1, 3 or 5 ints."""
+    filter = _lookup("filters", filters, "filter", filter)  # noqa: A001
+    value = _lookup("input", input, "value", value)
+    with ops.name_scope(name, "conv3d_transpose", [value, filter, output_shape]) as name:
+        if data_format is None:
+            data_format = "NDHWC"
+        channel_index = 1 if data_format.startswith("NC") else 4
+        strides = _get_sequence(strides, 3, channel_index, "strides")
+        dilations = _get_sequence(dilations, 3, channel_index, "dilations")
+        return _op("Conv3DBackpropInputV2", input_sizes=output_shape, filter=filter,
+                   out_backprop=value, strides=strides, padding=padding,
+                   data_format=data_format, dilations=dilations, name=name)
+
+
+def _pool3d(op_type, default_name, input, ksize, strides, padding, data_format,  # noqa: A002
+            name, channel_last):
+    with ops.name_scope(name, default_name, [input]) as name:
+        if data_format is None:
+            data_format = "NDHWC"
+        channel_index = 1 if data_format.startswith("NC") else channel_last
+        ksize = _get_sequence(ksize, 3, channel_index, "ksize")
+        strides = _get_sequence(strides, 3, channel_index, "strides")
+        return _op(op_type, input=input, ksize=ksize, strides=strides, padding=padding,
+                   data_format=data_format, name=name)
+
+
+def max_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """3-D max pooling (tf.nn.max_pool3d; op MaxPool3D). input 5-D float32 NDHWC (or NCDHW);
+    ksize, strides: 1, 3 or 5 ints; padding SAME or VALID (padding cells never win)."""
+    return _pool3d("MaxPool3D", "MaxPool3D", input, ksize, strides, padding, data_format, name,
+                   4)
+
+
+def avg_pool3d(input, ksize, strides, padding, data_format="NDHWC", name=None):  # noqa: A002
+    """3-D average pooling over in-bounds cells (tf.nn.avg_pool3d; op AvgPool3D); arguments
+    as max_pool3d."""
+    return _pool3d("AvgPool3D", "AvgPool3D", input, ksize, strides, padding, data_format, name,
+                   3)
