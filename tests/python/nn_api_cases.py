@@ -364,7 +364,15 @@ def pool3d_second_order(tf):
     return [g1, g2], [x]
 
 
+def ctc_unique_labels_(tf):
+    lab = _c(tf, np.int32([[3, 4, 4, 3, 0], [1, 1, 1, 1, 1], [5, 2, 7, 2, 5]]), "lab")
+    u, i = tf.nn.ctc_unique_labels(lab)
+    u64, i64 = tf.nn.ctc_unique_labels(tf.cast(lab, tf.int64), name="cul")
+    return [u, i, u64, i64], []
+
+
 CASES = {f.__name__.rstrip("_"): f for f in [
+    ctc_unique_labels_,
     conv3d_, conv3d_double, conv3d_ncdhw, conv3d_backprops, pool3d, pool3d_second_order,
     samplers, fixed_unigram, accidental_hits, nce_loss_, sampled_softmax_,
     conv1d_, conv1d_transpose_, convolution_, atrous_transpose, separable_, depthwise_rate,

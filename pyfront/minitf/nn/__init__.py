@@ -50,4 +50,4 @@ depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
 from minitf.ops.candidate_sampling_ops import (  # noqa: F401,E402
     all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
     log_uniform_candidate_sampler, uniform_candidate_sampler)
-from minitf.ops.nn_impl import nce_loss, sampled_softmax_loss  # noqa: F401,E402
+from minitf.ops.nn_impl import ctc_unique_labels, nce_loss, sampled_softmax_loss  # noqa: F401,E402

@@ -554,3 +554,29 @@ def sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_class
         partition_strategy=partition_strategy, name=name, seed=seed)
     labels = tf.stop_gradient(labels, name="labels_stop_gradient")
     return tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+
+
+# ---- CTC helpers that need no CTC op ----
+
+def _get_dim(tensor, i):
+    """The static size of dim i, else its Shape slice (TensorFlow's ctc_ops._get_dim)."""
+    tf = _tf()
+    return tensor.shape.dims[i].value or tf.shape(tensor)[i]
+
+
+def ctc_unique_labels(labels, name=None):
+    """Per row of labels [batch, max_len], its unique labels in order of first appearance,
+    zero-padded to max_len (int64), and each label's index among them (int32), through
+    map_fn over Unique (tf.nn.ctc_unique_labels). Returns (unique, idx), both
+    [batch, max_len]."""
+    tf = _tf()
+    with ops.name_scope(name, "ctc_unique_labels", [labels]):
+        labels = ops.convert_to_tensor(labels, name="labels")
+
+        def _unique(x):
+            uy, uidx = tf.unique(x)[:2]
+            y = tf.pad(uy, [[0, _get_dim(uidx, 0) - _get_dim(uy, 0)]])
+            y = tf.cast(y, dtypes.int64)
+            return [y, uidx]
+
+        return tf.map_fn(_unique, labels, dtype=[dtypes.int64, dtypes.int32])
