@@ -45,7 +45,9 @@
   X(io)           /* SaveV2, RestoreV2, MergeV2Checkpoints, ShardedFilename */ \
   X(io_v1)        /* Save, SaveSlices, Restore, RestoreSlice (V1 checkpoints) */ \
   X(string)       /* StringJoin, Static/RegexFullMatch, Static/RegexReplace (RE2) */ \
-  X(set)          /* SetSize, DenseToDense/DenseToSparse/SparseToSparseSetOperation */
+  X(set)          /* SetSize, DenseToDense/DenseToSparse/SparseToSparseSetOperation */ \
+  X(candidate_sampler) /* Uniform/LogUniform/FixedUnigram/AllCandidateSampler, ... */ \
+  X(conv3d)       /* Conv3D and its V2 backprops, MaxPool3D, AvgPool3D and their grads */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)

@@ -77,7 +77,29 @@ static void depthwise_backprop_filter_grad(mt_grad_ctx* g) {
   backprop_filter_grad(g, "DepthwiseConv2dNativeBackpropInput", "DepthwiseConv2dNative");
 }
 
+/* Conv3D and its V2 backprops (runtime/kernels/conv3d_ops.c): as the 2-D ones, with
+ * the V2 ops and ShapeN / Shape as TensorFlow's nn_grad.py. */
+static void conv3d_grad(mt_grad_ctx* g) {
+  TF_Output both[2] = {mt_g_x(g, 0), mt_g_x(g, 1)};
+  mt_gnode s = mt_g_begin(g, "ShapeN", NULL);
+  mt_g_in_list(&s, both, 2);
+  mt_g_attr_type(&s, "out_type", TF_INT32);
+  TF_Operation* shapes = mt_g_end(&s);
+  if (!shapes) return;
+  g->dx[0] = conv_node(g, "Conv3DBackpropInputV2", (TF_Output){shapes, 0}, both[1], g->dy[0]);
+  g->dx[1] = conv_node(g, "Conv3DBackpropFilterV2", both[0], (TF_Output){shapes, 1}, g->dy[0]);
+}
+static void conv3d_backprop_input_grad(mt_grad_ctx* g) {
+  backprop_input_grad(g, "Conv3DBackpropFilterV2", "Conv3D");
+}
+static void conv3d_backprop_filter_grad(mt_grad_ctx* g) {
+  backprop_filter_grad(g, "Conv3DBackpropInputV2", "Conv3D");
+}
+
 static const mt_grad_spec conv_grads[] = {
+    {"Conv3D", conv3d_grad},
+    {"Conv3DBackpropInputV2", conv3d_backprop_input_grad},
+    {"Conv3DBackpropFilterV2", conv3d_backprop_filter_grad},
     {"Conv2D", conv2d_grad},
     {"DepthwiseConv2dNative", depthwise_grad},
     {"Conv2DBackpropInput", conv2d_backprop_input_grad},

@@ -1,6 +1,6 @@
 /* Gradients of the pooling ops (runtime/gradient.h), node for node as TensorFlow 2.21's
  * nn_grad.py: MaxPool, MaxPoolV2, AvgPool, and the second-order ones of MaxPoolGrad,
- * MaxPoolGradV2, MaxPoolGradGrad and AvgPoolGrad. */
+ * MaxPoolGradV2, MaxPoolGradGrad and AvgPoolGrad; the same for the 3-D pools. */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 
@@ -130,7 +130,48 @@ static void max_pool_grad_grad_grad(mt_grad_ctx* g) {
   max_pool_second_order(g, "MaxPoolGrad", 0);
 }
 
+/* The 3-D pools (runtime/kernels/conv3d_ops.c), as TensorFlow's nn_grad.py. */
+static void max_pool3d_grad(mt_grad_ctx* g) {
+  mt_gnode n = mt_g_begin(g, "MaxPool3DGrad", NULL);
+  mt_g_in(&n, mt_g_x(g, 0));
+  mt_g_in(&n, mt_g_y(g, 0));
+  mt_g_in(&n, g->dy[0]);
+  copy_window_attrs(&n, 0);
+  g->dx[0] = mt_g_end0(&n);
+}
+
+static void avg_pool3d_grad(mt_grad_ctx* g) {
+  TF_Output shape = mt_g_shape(g, mt_g_x(g, 0));
+  mt_gnode n = mt_g_begin(g, "AvgPool3DGrad", NULL);
+  mt_g_in(&n, shape);
+  mt_g_in(&n, g->dy[0]);
+  copy_window_attrs(&n, 0);
+  g->dx[0] = mt_g_end0(&n);
+}
+
+static void avg_pool3d_grad_grad(mt_grad_ctx* g) {
+  mt_gnode s = mt_g_begin(g, "StopGradient", NULL);
+  mt_g_in(&s, mt_g_x(g, 0));
+  g->dx[0] = mt_g_end0(&s);
+  mt_gnode n = mt_g_begin(g, "AvgPool3D", NULL);
+  mt_g_in(&n, g->dy[0]);
+  copy_window_attrs(&n, 0);
+  g->dx[1] = mt_g_end0(&n);
+}
+
+static void max_pool3d_grad_grad(mt_grad_ctx* g) {
+  max_pool_second_order(g, "MaxPool3DGradGrad", 0);
+}
+static void max_pool3d_grad_grad_grad(mt_grad_ctx* g) {
+  max_pool_second_order(g, "MaxPool3DGrad", 0);
+}
+
 static const mt_grad_spec pooling_grads[] = {
+    {"MaxPool3D", max_pool3d_grad},
+    {"AvgPool3D", avg_pool3d_grad},
+    {"AvgPool3DGrad", avg_pool3d_grad_grad},
+    {"MaxPool3DGrad", max_pool3d_grad_grad},
+    {"MaxPool3DGradGrad", max_pool3d_grad_grad_grad},
     {"MaxPool", max_pool_grad},
     {"MaxPoolV2", max_pool_v2_grad},
     {"AvgPool", avg_pool_grad},

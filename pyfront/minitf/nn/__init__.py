@@ -24,3 +24,30 @@ from minitf.ops.rnn import (  # noqa: F401,E402
 
 # --- embeddings ---
 from minitf.ops.embedding_ops import embedding_lookup  # noqa: F401,E402
+
+# --- nn composites (losses, moments, normalization, activations; ops/nn_impl.py) ---
+from minitf.ops.nn_impl import (  # noqa: F401,E402
+    batch_norm_with_global_normalization, compute_average_loss, crelu, l2_normalize,
+    log_poisson_loss, moments, normalize_moments, relu_layer, scale_regularization_loss,
+    sigmoid_cross_entropy_with_logits, silu, sufficient_statistics, swish,
+    weighted_cross_entropy_with_logits, weighted_moments, xw_plus_b, zero_fraction)
+from minitf.ops.indexing_ops import depth_to_space, space_to_depth  # noqa: F401,E402
+from minitf.ops.nn_impl import space_to_batch  # noqa: F401,E402
+
+# --- conv / pooling composites (ops/nn_conv_nd.py) ---
+from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
+    atrous_conv2d, atrous_conv2d_transpose, avg_pool1d, conv1d, conv1d_transpose,
+    conv2d_backprop_filter, conv_transpose, convolution, depthwise_conv2d_native_backprop_filter,
+    depthwise_conv2d_native_backprop_input, max_pool1d, pool, separable_conv2d,
+    with_space_to_batch)
+from minitf.ops.nn_conv_nd import (  # noqa: F401,E402
+    avg_pool3d, conv3d, conv3d_backprop_filter, conv3d_backprop_filter_v2, conv3d_transpose,
+    max_pool3d)
+depthwise_conv2d_backprop_filter = depthwise_conv2d_native_backprop_filter
+depthwise_conv2d_backprop_input = depthwise_conv2d_native_backprop_input
+
+# --- candidate samplers and sampled losses ---
+from minitf.ops.candidate_sampling_ops import (  # noqa: F401,E402
+    all_candidate_sampler, compute_accidental_hits, fixed_unigram_candidate_sampler,
+    log_uniform_candidate_sampler, uniform_candidate_sampler)
+from minitf.ops.nn_impl import ctc_unique_labels, nce_loss, sampled_softmax_loss  # noqa: F401,E402

@@ -713,7 +713,8 @@ def custom_gradient(f=None):
 
     `f(*args)` returns `(y, grad_fn)`; `grad_fn(*dy)` returns the gradients of the args (one
     per arg, or a single one for one arg). y may be a Tensor or a list/tuple of Tensors.
-    Built as TensorFlow does: an IdentityN over outputs and inputs whose gradient is grad_fn.
+    Built as TensorFlow does: an Identity per output, then an IdentityN over outputs and
+    inputs whose gradient is grad_fn.
     """
     if f is None:
         return custom_gradient
@@ -723,7 +724,8 @@ def custom_gradient(f=None):
         args = [ops.convert_to_tensor(a) for a in args]
         result, grad_fn = f(*args, **kwargs)
         flat = list(result) if isinstance(result, (list, tuple)) else [result]
-        flat = [ops.convert_to_tensor(r) for r in flat]
+        # TensorFlow passes each output through an Identity before the IdentityN.
+        flat = [array_ops.identity(ops.convert_to_tensor(r)) for r in flat]
         name = "CustomGradient-%d" % next(_custom_ids)
 
         def grad(op, *dys):

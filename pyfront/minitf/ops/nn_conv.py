@@ -161,8 +161,8 @@ def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # n
     """Depthwise 2-D convolution with optional atrous rate (tf.compat.v1.nn.depthwise_conv2d).
 
     input: 4-D NHWC (or NCHW); filter: [h, w, in_channels, channel_multiplier]; strides: 4
-    ints; rate (alias dilations): 2 ints, the dilation of the filter (TensorFlow builds this
-    with space_to_batch; minitf passes it as the op's dilations, the same values).
+    ints; rate (alias dilations): 2 ints, the dilation of the filter, built as TensorFlow
+    does with with_space_to_batch (SpaceToBatchND, the op with VALID padding, BatchToSpaceND).
     Warns when rate > 1 is combined with strides != 1, as TensorFlow does.
     """
     rate = _alias("dilations", dilations, "rate", rate)
@@ -171,17 +171,21 @@ def depthwise_conv2d(input, filter, strides, padding, rate=None, name=None,  # n
         filter = ops.convert_to_tensor(filter, name="filter_in")
         if rate is None:
             rate = [1, 1]
-        rate = list(rate)
-        if len(rate) != 2:
-            raise ValueError("rate must be two elements, got %s" % (rate,))
         if any(r > 1 for r in rate) and any(s != 1 for s in strides):
             warnings.warn("When dilation rate is greater than 1, then all values of strides "
                           "must be 1. Received: `dilation rate` %s and `strides` %s" %
-                          (rate, list(strides)))
-        fmt = data_format or "NHWC"
-        dil = [1, 1] + rate if fmt.startswith("NC") else [1] + rate + [1]
-        return depthwise_conv2d_native(input, filter, strides, padding, data_format=fmt,
-                                       dilations=dil, name=name)
+                          (rate, strides))
+        from minitf.ops import array_ops
+        from minitf.ops.nn_conv_nd import with_space_to_batch
+
+        def op(input_converted, _, padding):
+            return depthwise_conv2d_native(input=input_converted, filter=filter,
+                                           strides=strides, padding=padding,
+                                           data_format=data_format or "NHWC", name=name)
+
+        return with_space_to_batch(input=input, filter_shape=array_ops.shape(filter),
+                                   dilation_rate=rate, padding=padding,
+                                   data_format=data_format, op=op)
 
 
 # ---- pooling ----

@@ -130,19 +130,17 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     from minitf.ops import math_ops
     _need("Rsqrt", "batch_normalization")
     with ops.name_scope(name, "batchnorm", [x, mean, variance, scale, offset]):
-        inv = _op("Rsqrt", x=math_ops.add(variance, variance_epsilon))
+        variance = ops.convert_to_tensor(variance)
+        inv = _op("Rsqrt", x=variance + variance_epsilon)
         if scale is not None:
-            inv = math_ops.multiply(inv, scale)
+            inv *= scale
         x = ops.convert_to_tensor(x)
-        inv = math_ops.cast(inv, x.dtype)
-        if offset is not None:
-            shift = math_ops.subtract(offset, math_ops.multiply(mean, inv))
-        else:
-            shift = math_ops.negative(math_ops.multiply(mean, inv))
-        return math_ops.add(math_ops.multiply(x, inv), math_ops.cast(shift, x.dtype))
+        scaled = x * math_ops.cast(inv, x.dtype)
+        shift = offset - mean * inv if offset is not None else -mean * inv
+        return scaled + math_ops.cast(shift, x.dtype)
 
 
-def fused_batch_norm(x, scale, offset=None, mean=None, variance=None, epsilon=0.001,
+def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
                      data_format="NHWC", is_training=True, name=None,
                      exponential_avg_factor=1.0):
     """Batch normalization of a 4-D (or 5-D) x in one op (tf.compat.v1.nn.fused_batch_norm;
@@ -189,13 +187,20 @@ local_response_normalization = lrn
 
 # ---- losses ----
 
-def _flatten_to_2d(t, what):
-    """t reshaped to [-1, last]; needs a static last dim."""
-    from minitf.ops.array_ops import reshape
-    last = t.shape.as_list()[-1] if t.shape.rank else None
-    if last is None:
-        raise NotImplementedError("%s of rank != 2 needs a static last dimension" % what)
-    return reshape(t, [-1, last])
+def _flatten_outer_dims(logits):
+    """logits reshaped to [-1, last dim] through Rank/Shape/Slice/ConcatV2 nodes, as
+    TensorFlow's nn_ops._flatten_outer_dims, with the static shape set when known."""
+    from minitf.ops import array_ops, indexing_ops, math_ops
+    rank = array_ops.rank(logits)
+    last_dim_size = indexing_ops.slice(array_ops.shape(logits), [math_ops.subtract(rank, 1)],
+                                       [1])
+    output = array_ops.reshape(logits, array_ops.concat([[-1], last_dim_size], 0))
+    shape = logits.get_shape()
+    if shape.rank is not None:
+        dims = shape.as_list()
+        if all(d is not None for d in dims[:-1]):
+            output.set_shape([int(np.prod(dims[:-1], dtype=np.int64)), dims[-1]])
+    return output
 
 
 def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, dim=None):
@@ -203,57 +208,70 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None, d
     softmax_cross_entropy_with_logits_v2 / TF2's softmax_cross_entropy_with_logits; op
     SoftmaxCrossEntropyWithLogits). Returns loss of logits' shape without `axis`.
 
-    labels are cast to logits' dtype; float16 logits are computed in float32 (inside the
-    kernel, where TensorFlow casts around it: same values).
-    axis (alias dim) defaults to -1; another axis is moved last with Transpose.
+    labels are cast to logits' dtype; float16/bfloat16 logits are computed in float32.
+    axis (alias dim) defaults to -1; another axis is moved last with Transpose. Inputs are
+    flattened to 2-D and the loss reshaped back, node for node as TensorFlow.
     """
-    from minitf.ops import math_ops
-    axis = -1 if axis is None and dim is None else (dim if axis is None else axis)
+    from minitf.ops import array_ops, indexing_ops, math_ops
+    if dim is not None:
+        if axis is not None:
+            raise ValueError("Cannot specify both 'dim' and 'axis'.")
+        axis = dim
+    if axis is None:
+        axis = -1
     with ops.name_scope(name, "softmax_cross_entropy_with_logits", [logits, labels]) as name:
         logits = ops.convert_to_tensor(logits, name="logits")
         labels = ops.convert_to_tensor(labels, name="labels")
-        labels = math_ops.cast(labels, logits.dtype)
-        rank = logits.shape.rank
-        if rank is not None and axis % max(rank, 1) != rank - 1:
-            _need("Transpose", "softmax_cross_entropy_with_logits along axis %d" % axis)
-            logits = _swap_last(logits, axis % rank, rank)
-            labels = _swap_last(labels, axis % rank, rank)
-        if rank == 2 or rank is None:
-            loss = _op("SoftmaxCrossEntropyWithLogits", features=logits, labels=labels,
-                       name=name)[0]
-        else:
-            from minitf.ops.array_ops import reshape
-            out_shape = logits.shape.as_list()[:-1]
-            if any(d is None for d in out_shape):
-                raise NotImplementedError("softmax_cross_entropy_with_logits of rank %d needs "
-                                          "static leading dimensions" % rank)
-            loss = _op("SoftmaxCrossEntropyWithLogits",
-                       features=_flatten_to_2d(logits, "logits"),
-                       labels=_flatten_to_2d(labels, "labels"))[0]
-            loss = reshape(loss, out_shape, name=name)
-        return loss
+        convert_to_float32 = logits.dtype in (dtypes.float16, dtypes.bfloat16)
+        precise_logits = math_ops.cast(logits, dtypes.float32) if convert_to_float32 \
+            else logits
+        labels = math_ops.cast(labels, precise_logits.dtype)
+        input_rank = array_ops.rank(precise_logits)
+        shape = logits.get_shape()
+        if axis != -1:
+            def move_dim_to_end(tensor, dim_index, rank):
+                return array_ops.transpose(tensor, array_ops.concat(
+                    [math_ops.range(dim_index), math_ops.range(dim_index + 1, rank),
+                     [dim_index]], 0))
+            precise_logits = move_dim_to_end(precise_logits, axis, input_rank)
+            labels = move_dim_to_end(labels, axis, input_rank)
+        input_shape = array_ops.shape(precise_logits)
+        precise_logits = _flatten_outer_dims(precise_logits)
+        labels = _flatten_outer_dims(labels)
+        cost = _op("SoftmaxCrossEntropyWithLogits", features=precise_logits, labels=labels,
+                   name=name)[0]
+        output_shape = indexing_ops.slice(input_shape, [0], [math_ops.subtract(input_rank, 1)])
+        cost = array_ops.reshape(cost, output_shape)
+        if shape.rank is not None:
+            dims = shape.as_list()
+            del dims[axis]
+            cost.set_shape(dims)
+        if convert_to_float32:
+            return math_ops.cast(cost, logits.dtype)
+        return cost
 
 
-def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
-                                      name=None, axis=None):
-    """TF1's tf.nn.softmax_cross_entropy_with_logits: keyword arguments only (labels=,
-    logits=), labels get no gradient (StopGradient). Otherwise as _v2; ValueError when
-    called positionally or without labels/logits."""
-    if _sentinel is not None or labels is None or logits is None:
-        raise ValueError("Only call `softmax_cross_entropy_with_logits` with named arguments "
-                         "(labels=..., logits=..., ...). Received unnamed argument: %s"
-                         % (_sentinel,))
-    axis = dim if axis is None else axis
+def _ensure_xent_args(name, labels, logits):
+    if labels is None or logits is None:
+        raise ValueError("Both `labels` and `logits` must be provided for %sReceived: "
+                         "labels=%s and logits=%s" % (name, labels, logits))
+
+
+def softmax_cross_entropy_with_logits(labels=None, logits=None, dim=-1, name=None, axis=None):
+    """TF1's tf.nn.softmax_cross_entropy_with_logits: labels get no gradient (StopGradient).
+    Otherwise as _v2; ValueError without labels or logits."""
+    if axis is not None:
+        if dim is not None:
+            raise ValueError("Cannot specify both 'dim' and 'axis'.")
+        dim = axis
+    _ensure_xent_args("softmax_cross_entropy_with_logits", labels, logits)
     with ops.name_scope(name, "softmax_cross_entropy_with_logits_sg", [logits, labels]) as name:
-        if _have("StopGradient"):
-            labels = _op("StopGradient", input=ops.convert_to_tensor(labels, name="labels"),
-                         name="labels_stop_gradient")
-        return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=axis,
-                                                    name=name)
+        labels = _op("StopGradient", input=labels, name="labels_stop_gradient")
+    return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=dim,
+                                                name=name)
 
 
-def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
-                                             name=None):
+def sparse_softmax_cross_entropy_with_logits(labels=None, logits=None, name=None):
     """Per-example -log_softmax(logits)[labels] (tf.nn.sparse_softmax_cross_entropy_with_logits;
     op SparseSoftmaxCrossEntropyWithLogits). labels: int32/int64 of logits' shape without the
     last dim; returns loss of that shape, logits' dtype (float16 computed in float32 inside
@@ -262,32 +280,50 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     ValueError for a rank mismatch (static); InvalidArgumentError at run time for a label
     outside [0, num_classes).
     """
-    if _sentinel is not None or labels is None or logits is None:
-        raise ValueError("Only call `sparse_softmax_cross_entropy_with_logits` with named "
-                         "arguments (labels=..., logits=..., ...). Received unnamed argument: "
-                         "%s" % (_sentinel,))
-    with ops.name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]) as name:
+    _ensure_xent_args("sparse_softmax_cross_entropy_with_logits", labels, logits)
+    from minitf.ops import array_ops, math_ops
+    with ops.name_scope(name, "SparseSoftmaxCrossEntropyWithLogits", [labels, logits]):
         labels = ops.convert_to_tensor(labels)
         logits = ops.convert_to_tensor(logits)
-        lr, gr = labels.shape.rank, logits.shape.rank
+        precise_logits = math_ops.cast(logits, dtypes.float32) \
+            if logits.dtype == dtypes.float16 else logits
+        labels_static_shape = labels.get_shape()
+        labels_shape = array_ops.shape(labels)
+        static_shapes_fully_defined = (labels_static_shape.is_fully_defined() and
+                                       logits.get_shape()[:-1].is_fully_defined())
+        lr, gr = labels_static_shape.rank, logits.get_shape().rank
         if gr == 0:
-            raise ValueError("Logits cannot be scalars - received shape %s." % logits.shape)
-        if lr is not None and gr is not None and lr != gr - 1:
-            raise ValueError("Rank mismatch: Rank of labels (received %d) should equal rank of "
-                             "logits minus 1 (received %d)." % (lr, gr))
-        if gr == 2 or gr is None:
-            loss = _op("SparseSoftmaxCrossEntropyWithLogits", features=logits, labels=labels,
-                       name=name)[0]
-        else:
-            from minitf.ops.array_ops import reshape
-            out_shape = labels.shape.as_list()
-            if any(d is None for d in out_shape):
-                raise NotImplementedError("sparse_softmax_cross_entropy_with_logits of rank %d "
-                                          "needs static leading dimensions" % gr)
-            loss = _op("SparseSoftmaxCrossEntropyWithLogits",
-                       features=_flatten_to_2d(logits, "logits"), labels=reshape(labels, [-1]))[0]
-            loss = reshape(loss, out_shape, name=name)
-        return loss
+            raise ValueError("`logits` cannot be a scalar. Received logits=%s`" % logits)
+        if gr is not None and lr is not None and lr != gr - 1:
+            raise ValueError(
+                "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                "labels.shape=%s of rank %d and logits.shape=%s of rank %d"
+                % (labels_static_shape, lr, logits.get_shape(), gr))
+        if static_shapes_fully_defined and labels_static_shape != logits.get_shape()[:-1]:
+            raise ValueError(
+                "`labels.shape` must equal `logits.shape` except for the last dimension. "
+                "Received: labels.shape=%s and logits.shape=%s"
+                % (labels_static_shape, logits.get_shape()))
+        if gr == 2:
+            cost = _op("SparseSoftmaxCrossEntropyWithLogits", features=precise_logits,
+                       labels=labels, name=name)[0]
+            return math_ops.cast(cost, dtypes.float16) if logits.dtype == dtypes.float16 \
+                else cost
+        shape_checks = []
+        if not static_shapes_fully_defined:
+            from minitf.ops import check_ops
+            shape_checks.append(check_ops.assert_equal(array_ops.shape(labels),
+                                                       array_ops.shape(logits)[:-1]))
+        with ops.control_dependencies(shape_checks):
+            num_classes = array_ops.shape(logits)[array_ops.rank(logits) - 1]
+            precise_logits = array_ops.reshape(precise_logits, [-1, num_classes])
+            labels = array_ops.reshape(labels, [-1])
+            cost = _op("SparseSoftmaxCrossEntropyWithLogits", features=precise_logits,
+                       labels=labels, name=name)[0]
+            cost = array_ops.reshape(cost, labels_shape)
+            cost.set_shape(labels_static_shape)
+            return math_ops.cast(cost, dtypes.float16) if logits.dtype == dtypes.float16 \
+                else cost
 
 
 def l2_loss(t, name=None):
@@ -297,15 +333,17 @@ def l2_loss(t, name=None):
 
 # ---- top_k ----
 
-def top_k(input, k=1, sorted=True, name=None):  # noqa: A002
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):  # noqa: A002
     """The k largest entries of the last dimension and their indices (tf.nn.top_k /
-    tf.math.top_k; op TopKV2). Returns (values, indices int32), both of input's shape with
-    the last dim k; ties give the lower index first. Real dtypes.
+    tf.math.top_k; op TopKV2). Returns (values, indices of index_type: int16, int32 or
+    int64), both of input's shape with the last dim k; ties give the lower index first.
+    Real dtypes.
 
     ValueError at construction when a constant k < 0 or k > the last dim;
     InvalidArgumentError at run time for a fed k out of range.
     """
-    values, indices = _op("TopKV2", input=input, k=k, sorted=sorted, name=name)
+    values, indices = _op("TopKV2", input=input, k=k, sorted=sorted, index_type=index_type,
+                          name=name)
     return _TopKV2(values, indices)
 
 
