@@ -68,3 +68,47 @@ def test_forward(case):
 @pytest.mark.parametrize("case", linalg_cases.GRAD, ids=lambda c: c.name)
 def test_gradient(case):
     _compare(case(tf), EXPECTED[case.name])
+
+
+# ---- numerical checks (float64) -------------------------------------------------------------
+
+RS = np.random.RandomState(5)
+
+
+def _spd(n):
+    a = RS.randn(n, n)
+    return a @ a.T + n * np.eye(n)
+
+
+@pytest.mark.parametrize("name,build,value", [
+    ("inverse", lambda x: tf.linalg.inv(x), RS.randn(3, 3) + 3 * np.eye(3)),
+    ("det", lambda x: tf.linalg.det(x), RS.randn(2, 3, 3)),
+    ("slogdet", lambda x: tf.linalg.slogdet(x)[1], RS.randn(3, 3) + 3 * np.eye(3)),
+    ("cholesky", lambda x: tf.linalg.cholesky(0.5 * (x + tf.linalg.matrix_transpose(x))),
+     _spd(3)),
+    ("solve", lambda x: tf.linalg.solve(x, tf.constant(RS.randn(3, 2))),
+     RS.randn(3, 3) + 3 * np.eye(3)),
+    ("triangular", lambda x: tf.linalg.triangular_solve(x, tf.constant(RS.randn(3, 2)),
+                                                        lower=False),
+     np.triu(RS.randn(3, 3)) + 3 * np.eye(3)),
+    ("eigvalsh", lambda x: tf.linalg.eigvalsh(0.5 * (x + tf.linalg.matrix_transpose(x))),
+     _spd(3)),
+    ("svd_s", lambda x: tf.linalg.svd(x, compute_uv=False), RS.randn(4, 3)),
+    ("qr_r", lambda x: tf.linalg.qr(x)[1], RS.randn(4, 3)),
+    ("qr_q_wide", lambda x: tf.linalg.qr(x)[0], RS.randn(2, 4)),
+    ("set_diag_band", lambda x: tf.linalg.set_diag(x, tf.constant(RS.randn(2, 3)), k=(0, 1)),
+     RS.randn(3, 3)),
+    ("diag_part_band", lambda x: tf.linalg.diag_part(x, k=(-1, 1), padding_value=0.),
+     RS.randn(3, 4)),
+    ("cross", lambda x: tf.linalg.cross(x, tf.constant(RS.randn(2, 3))), RS.randn(2, 3)),
+])
+def test_gradient_numerically(name, build, value):
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float64, value.shape, name="x")
+        y = build(x)
+        with tf.Session():
+            err = tf.test.compute_gradient_error(x, list(value.shape), y,
+                                                 y.get_shape().as_list(), x_init_value=value,
+                                                 delta=1e-6)
+    assert err < 1e-6, (name, err)
