@@ -59,6 +59,13 @@ from minitf.ops.reduction_ops import (  # noqa: F401,E402
     argmax, argmin, cumprod, cumsum, reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min,
     reduce_prod, reduce_sum)
 
+# --- linalg ---
+from minitf.ops.linalg_ops import (  # noqa: F401,E402
+    cholesky, cholesky_solve, cross, diag, diag_part, eye, matrix_band_part,
+    matrix_determinant, matrix_diag, matrix_diag_part, matrix_inverse, matrix_set_diag,
+    matrix_solve, matrix_solve_ls, matrix_transpose, matrix_triangular_solve, norm, qr,
+    self_adjoint_eig, self_adjoint_eigvals, svd, tensordot, trace)
+
 # --- nn / conv / pooling / image ---
 
 # --- array / shape ---

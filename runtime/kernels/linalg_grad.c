@@ -4,6 +4,7 @@
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/grad_util.h"
+#include "runtime/kernels/linalg/linalg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,4 +320,6 @@ static const mt_grad_spec linalg_grads[] = {
 
 void mt_register_linalg_grads(void) {
   mt_register_gradients(linalg_grads, (int)(sizeof linalg_grads / sizeof linalg_grads[0]));
+  mt_register_linalg_diag_grads();
+  mt_register_linalg_lapack_grads();
 }

@@ -10,7 +10,8 @@
  * right operand is shared by every batch. Einsum lowers any one- or
  * two-operand equation to strided gathers around a bgemm. complex64/128
  * products run in their own type through cgemm/zgemm; BatchMatMul's adj_x /
- * adj_y are conjugate transposes for them (Einsum only transposes). */
+ * adj_y are conjugate transposes for them (Einsum only transposes).
+ * The family's other ops are in runtime/kernels/linalg/ (linalg.h). */
 #include <cblas.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/linalg/linalg.h"
 
 /* ---- computing types ---- */
 
@@ -891,4 +893,6 @@ static const mt_op_spec linalg_specs[] = {
 
 void mt_register_linalg_ops(void) {
   mt_register_ops(linalg_specs, (int)(sizeof linalg_specs / sizeof linalg_specs[0]));
+  mt_register_linalg_diag_ops();
+  mt_register_linalg_lapack_ops();
 }

@@ -88,7 +88,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     """Matrix product (tf.linalg.matmul): see minitf.ops.linalg_ops.matmul (batches too)."""
     from minitf.ops import linalg_ops
     return linalg_ops.matmul(a, b, transpose_a, transpose_b, adjoint_a, adjoint_b, a_is_sparse,
-                             b_is_sparse, output_type, name)
+                             b_is_sparse, output_type, name=name)
 
 
 def _is_resource_variable(x):
