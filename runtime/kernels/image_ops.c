@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
+#include "runtime/kernels/image/image_family.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES */
 
@@ -497,4 +498,6 @@ static const mt_op_spec image_specs[] = {
 
 void mt_register_image_ops(void) {
   mt_register_ops(image_specs, (int)(sizeof image_specs / sizeof image_specs[0]));
+  mt_register_image_codec_ops();
+  mt_register_image_color_ops();
 }
