@@ -500,4 +500,6 @@ void mt_register_image_ops(void) {
   mt_register_ops(image_specs, (int)(sizeof image_specs / sizeof image_specs[0]));
   mt_register_image_codec_ops();
   mt_register_image_color_ops();
+  mt_register_image_nms_ops();
+  mt_register_image_draw_ops();
 }

@@ -372,7 +372,80 @@ def _random_cases():
     return c
 
 
+def _nms_cases():
+    c = {}
+    rs = np.random.RandomState(30)
+    corner = rs.rand(40, 2).astype(np.float32)
+    boxes = np.concatenate([corner, corner + rs.rand(40, 2).astype(np.float32) * 0.4], 1)
+    boxes[::7] = boxes[::7][:, [2, 3, 0, 1]]  # some given as (max, min)
+    scores = rs.rand(40).astype(np.float32)
+    scores[5] = scores[9]  # a tie: the lower index first
+    ov = rs.rand(12, 12).astype(np.float32)
+    c["nms"] = lambda tf: tf.image.non_max_suppression(boxes, scores, 10)
+    c["nms_iou_0.2"] = lambda tf: tf.image.non_max_suppression(boxes, scores, 40, 0.2)
+    c["nms_score_threshold"] = lambda tf: tf.image.non_max_suppression(boxes, scores, 40, 0.6,
+                                                                       0.5)
+    c["nms_zero_out"] = lambda tf: tf.image.non_max_suppression(boxes, scores, 0)
+    c["nms_bad_iou"] = lambda tf: tf.image.non_max_suppression(boxes, scores, 4, 1.5)
+    c["nms_bad_boxes"] = lambda tf: tf.image.non_max_suppression(boxes[:, :3], scores, 4)
+    c["nms_mismatch"] = lambda tf: tf.image.non_max_suppression(boxes, scores[:5], 4)
+    c["nms_run_mismatch"] = lambda tf: tf.image.non_max_suppression(
+        _ph(tf, boxes, None), _ph(tf, scores[:5], None), 4)
+    c["nms_negative_out"] = lambda tf: tf.image.non_max_suppression(boxes, scores, -1)
+    c["nms_with_scores_hard"] = lambda tf: tf.image.non_max_suppression_with_scores(
+        boxes, scores, 12, 0.4)
+    c["nms_with_scores_soft"] = lambda tf: tf.image.non_max_suppression_with_scores(
+        boxes, scores, 25, 1.0, 0.1, soft_nms_sigma=0.5)
+    c["nms_with_scores_soft_small"] = lambda tf: tf.image.non_max_suppression_with_scores(
+        boxes, scores, 40, 0.5, 0.0, soft_nms_sigma=0.1)
+    c["nms_with_scores_bad_sigma"] = lambda tf: tf.image.non_max_suppression_with_scores(
+        boxes, scores, 4, 0.5, 0.0, soft_nms_sigma=-1.0)
+    c["nms_overlaps"] = lambda tf: tf.image.non_max_suppression_overlaps(ov, scores[:12], 6,
+                                                                         0.7, 0.2)
+    c["nms_overlaps_not_square"] = lambda tf: tf.image.non_max_suppression_overlaps(
+        ov[:, :5], scores[:12], 6)
+    c["nms_v1"] = lambda tf: tf.raw_ops.NonMaxSuppression(boxes=boxes, scores=scores,
+                                                          max_output_size=8, iou_threshold=0.3)
+    c["nms_v2"] = lambda tf: tf.raw_ops.NonMaxSuppressionV2(boxes=boxes, scores=scores,
+                                                            max_output_size=8,
+                                                            iou_threshold=0.3)
+    c["nms_v4_pad"] = lambda tf: tf.raw_ops.NonMaxSuppressionV4(
+        boxes=boxes, scores=scores, max_output_size=30, iou_threshold=0.2, score_threshold=0.3,
+        pad_to_max_output_size=True)
+    c["nms_v4"] = lambda tf: tf.raw_ops.NonMaxSuppressionV4(
+        boxes=boxes, scores=scores, max_output_size=30, iou_threshold=0.2, score_threshold=0.3)
+    c["nms_v5_pad"] = lambda tf: tf.raw_ops.NonMaxSuppressionV5(
+        boxes=boxes, scores=scores, max_output_size=30, iou_threshold=0.5, score_threshold=0.3,
+        soft_nms_sigma=0.3, pad_to_max_output_size=True)
+    return c
+
+
+def _draw_cases():
+    c = {}
+    imgs = pattern((2, 9, 11, 3), np.float32, seed=40)
+    boxes = np.array([[[0.1, 0.2, 0.8, 0.9], [0.5, 0.5, 0.5, 0.5], [-0.2, -0.1, 0.4, 1.3],
+                       [0.9, 0.1, 0.2, 0.6]],
+                      [[0.0, 0.0, 1.0, 1.0], [1.2, 0.2, 1.5, 0.4], [0.3, 0.6, 0.7, 0.61],
+                       [0.05, 0.05, 0.95, 0.95]]], np.float32)
+    colors = np.array([[0.2, 0.4, 0.6, 1.0], [1.0, 0.5, 0.0, 0.5]], np.float32)
+    c["draw_boxes"] = lambda tf: tf.image.draw_bounding_boxes(imgs, boxes)
+    c["draw_boxes_gray"] = lambda tf: tf.image.draw_bounding_boxes(imgs[..., :1], boxes)
+    c["draw_boxes_rgba"] = lambda tf: tf.image.draw_bounding_boxes(
+        np.concatenate([imgs, imgs[..., :1]], -1), boxes)
+    c["draw_boxes_colors"] = lambda tf: tf.image.draw_bounding_boxes(imgs, boxes, colors=colors)
+    c["draw_boxes_half"] = lambda tf: tf.image.draw_bounding_boxes(
+        tf.constant(imgs.astype(np.float16)), boxes)
+    c["draw_boxes_bad_depth"] = lambda tf: tf.image.draw_bounding_boxes(imgs[..., :2], boxes)
+    c["draw_boxes_bad_batch"] = lambda tf: tf.image.draw_bounding_boxes(imgs, boxes[:1])
+    c["draw_boxes_bad_colors"] = lambda tf: tf.image.draw_bounding_boxes(imgs, boxes,
+                                                                         colors=colors[:, :2])
+    c["draw_boxes_rank3"] = lambda tf: tf.image.draw_bounding_boxes(imgs[0], boxes)
+    return c
+
+
 CASES = dict(_codec_cases())
+CASES.update(_draw_cases())
+CASES.update(_nms_cases())
 CASES.update(_geometry_cases())
 CASES.update(_color_cases())
 CASES.update(_random_cases())

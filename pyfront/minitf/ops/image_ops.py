@@ -1124,3 +1124,58 @@ def ssim_multiscale(img1, img2, max_val, power_factors=(0.0448, 0.2856, 0.3001, 
         stacked = array_ops.stack(mcs + [nn_ops.relu(per_channel)], axis=-1)
         ms = reduction_ops.reduce_prod(math_ops.pow(stacked, power_factors), [-1])
         return reduction_ops.reduce_mean(ms, [-1])
+
+
+# ---- non-max suppression ----
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None):
+    """Indices (int32 [<= max_output_size]) of boxes [n, 4] kept by greedy non-max
+    suppression at iou_threshold, by descending score above score_threshold
+    (tf.image.non_max_suppression; op NonMaxSuppressionV3)."""
+    with ops.name_scope(name, "non_max_suppression"):
+        iou_threshold = ops.convert_to_tensor(iou_threshold, name="iou_threshold")
+        score_threshold = ops.convert_to_tensor(score_threshold, name="score_threshold")
+        return _op("NonMaxSuppressionV3", boxes=boxes, scores=scores,
+                   max_output_size=max_output_size, iou_threshold=iou_threshold,
+                   score_threshold=score_threshold)
+
+
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
+                                    name=None):
+    """(selected indices, their scores): non_max_suppression, or Soft-NMS (Gaussian score
+    decay) when soft_nms_sigma > 0 (tf.image.non_max_suppression_with_scores; op
+    NonMaxSuppressionV5)."""
+    with ops.name_scope(name, "non_max_suppression_with_scores"):
+        iou_threshold = ops.convert_to_tensor(iou_threshold, name="iou_threshold")
+        score_threshold = ops.convert_to_tensor(score_threshold, name="score_threshold")
+        soft_nms_sigma = ops.convert_to_tensor(soft_nms_sigma, name="soft_nms_sigma")
+        indices, sel_scores, _ = _op("NonMaxSuppressionV5", boxes=boxes, scores=scores,
+                                     max_output_size=max_output_size,
+                                     iou_threshold=iou_threshold,
+                                     score_threshold=score_threshold,
+                                     soft_nms_sigma=soft_nms_sigma,
+                                     pad_to_max_output_size=False)
+        return indices, sel_scores
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """non_max_suppression over a precomputed [n, n] overlap matrix
+    (tf.image.non_max_suppression_overlaps; op NonMaxSuppressionWithOverlaps)."""
+    with ops.name_scope(name, "non_max_suppression_overlaps"):
+        overlap_threshold = ops.convert_to_tensor(overlap_threshold, name="overlap_threshold")
+        return _op("NonMaxSuppressionWithOverlaps", overlaps=overlaps, scores=scores,
+                   max_output_size=max_output_size, overlap_threshold=overlap_threshold,
+                   score_threshold=score_threshold)
+
+
+def draw_bounding_boxes(images, boxes, name=None, colors=None):
+    """images [batch, h, w, 1|3|4] (float/half) with the outline of each box [y_min, x_min,
+    y_max, x_max] (relative to the image) of boxes [batch, n, 4] drawn, in `colors`
+    [k, >= depth] cycling per box or TensorFlow's default table
+    (tf.compat.v1.image.draw_bounding_boxes; ops DrawBoundingBoxes, DrawBoundingBoxesV2)."""
+    if colors is None:
+        return _op("DrawBoundingBoxes", name=name, images=images, boxes=boxes)
+    return _op("DrawBoundingBoxesV2", name=name, images=images, boxes=boxes, colors=colors)

@@ -5,6 +5,8 @@
 #define MINITF_RUNTIME_KERNELS_IMAGE_IMAGE_FAMILY_H_
 
 void mt_register_image_codec_ops(void); /* codec_ops.c: PNG, JPEG, GIF, BMP */
-void mt_register_image_color_ops(void); /* color_ops.c: HSV, contrast, hue, saturation */
+void mt_register_image_color_ops(void); /* color_ops.c: contrast, hue, saturation */
+void mt_register_image_nms_ops(void);   /* nms_ops.c: NonMaxSuppression* */
+void mt_register_image_draw_ops(void);  /* draw_ops.c: DrawBoundingBoxes(V2) */
 
 #endif
