@@ -443,7 +443,26 @@ def _draw_cases():
     return c
 
 
+def _resize_cases():
+    c = {}
+    img = pattern((2, 7, 9, 3), np.float32, seed=50)
+    for size in ((3, 4), (7, 9), (10, 13), (2, 9), (5, 3), (1, 1)):
+        for align in (False, True):
+            c["resize_area_%dx%d_%d" % (size + (align,))] = \
+                lambda tf, size=size, align=align: tf.image.resize_area(img, size, align)
+    c["resize_area_u8_gray"] = lambda tf: tf.image.resize_area(pattern((1, 8, 6, 1)), [3, 5])
+    c["resize_area_i64_4c"] = lambda tf: tf.image.resize_area(
+        pattern((1, 5, 5, 4), np.uint16).astype(np.int64), [2, 3])
+    c["resize_area_f64"] = lambda tf: tf.image.resize_area(img.astype(np.float64), [4, 4])
+    c["resize_area_dynamic_size"] = lambda tf: tf.image.resize_area(
+        img, _ph(tf, np.array([4, 5], np.int32), [2]))
+    c["resize_area_bad_size"] = lambda tf: tf.image.resize_area(img, [0, 4])
+    c["resize_area_rank3"] = lambda tf: tf.image.resize_area(img[0], [2, 2])
+    return c
+
+
 CASES = dict(_codec_cases())
+CASES.update(_resize_cases())
 CASES.update(_draw_cases())
 CASES.update(_nms_cases())
 CASES.update(_geometry_cases())

@@ -12,7 +12,7 @@ from minitf.ops.image_ops import (  # noqa: F401,E402
     non_max_suppression_with_scores, pad_to_bounding_box,
     per_image_standardization, psnr, random_brightness, random_contrast, random_crop,
     random_flip_left_right, random_flip_up_down, random_hue, random_jpeg_quality,
-    random_saturation, resize_image_with_crop_or_pad, resize_image_with_pad,
+    random_saturation, resize_area, resize_image_with_crop_or_pad, resize_image_with_pad,
     resize_with_crop_or_pad, rgb_to_grayscale, rgb_to_yiq, rgb_to_yuv, rot90,
     sobel_edges, ssim, ssim_multiscale, total_variation, transpose, transpose_image, yiq_to_rgb,
     yuv_to_rgb)

@@ -1179,3 +1179,10 @@ def draw_bounding_boxes(images, boxes, name=None, colors=None):
     if colors is None:
         return _op("DrawBoundingBoxes", name=name, images=images, boxes=boxes)
     return _op("DrawBoundingBoxesV2", name=name, images=images, boxes=boxes, colors=colors)
+
+
+def resize_area(images, size, align_corners=False, name=None):
+    """Area-averaging resize of 4-D NHWC images to size = [new_height, new_width]
+    (tf.compat.v1.image.resize_area; op ResizeArea). Output is float32 for every input
+    dtype."""
+    return _op("ResizeArea", name=name, images=images, size=size, align_corners=align_corners)
