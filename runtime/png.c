@@ -1,172 +1,212 @@
-/* PNG encoder (see png.h). Layout of the file written:
- *   8-byte signature, IHDR (13 bytes), one IDAT, IEND.
- * Every chunk is length (big-endian) | type | data | CRC-32 of type+data.
- * IDAT holds a zlib stream: header 0x78 0x01, stored deflate blocks of at
- * most 65535 bytes (BFINAL bit | BTYPE 00, LEN, ~LEN, raw bytes), then the
- * big-endian Adler-32 of the uncompressed data. The uncompressed data is
- * each row prefixed by its filter type byte (0, "None"). */
+/* PNG encode/decode over libpng (see png.h). */
 #include "runtime/png.h"
 
+#include <png.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Bitwise CRC with the reflected polynomial 0xEDB88320, one table of 256
- * entries computed on the stack per call: summaries are rare and small, and
- * a local table keeps this file free of global state. */
-static void crc_table(uint32_t table[256]) {
-  for (uint32_t n = 0; n < 256; n++) {
-    uint32_t c = n;
-    for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[n] = c;
-  }
+/* libpng's fatal errors jump back to the setjmp of the function that
+ * started the work; warnings are dropped (TensorFlow only logs them). */
+static void png_on_error(png_structp png, png_const_charp msg) {
+  (void)msg;
+  png_longjmp(png, 1);
 }
 
-static uint32_t crc_update(const uint32_t table[256], const uint8_t* p, size_t n, uint32_t crc) {
-  uint32_t c = crc ^ 0xFFFFFFFFu;
-  for (size_t i = 0; i < n; i++) c = table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
+static void png_on_warning(png_structp png, png_const_charp msg) {
+  (void)png;
+  (void)msg;
 }
 
-uint32_t mt_crc32(const void* data, size_t n, uint32_t crc) {
-  uint32_t table[256];
-  crc_table(table);
-  return crc_update(table, (const uint8_t*)data, n, crc);
-}
+/* ---- encoding ---- */
 
-uint32_t mt_adler32(const void* data, size_t n, uint32_t adler) {
-  const uint8_t* p = (const uint8_t*)data;
-  uint32_t a = adler & 0xFFFF, b = adler >> 16;
-  while (n > 0) {
-    /* 5552 bytes is the most that cannot overflow 32 bits before the
-     * modulo (RFC 1950's NMAX). */
-    size_t chunk = n < 5552 ? n : 5552;
-    for (size_t i = 0; i < chunk; i++) {
-      a += p[i];
-      b += a;
+typedef struct png_sink {
+  uint8_t* buf;
+  size_t len, cap;
+  int failed;
+} png_sink;
+
+static void sink_write(png_structp png, png_bytep data, png_size_t n) {
+  png_sink* s = png_get_io_ptr(png);
+  if (s->failed) return;
+  if (s->len + n > s->cap) {
+    size_t cap = s->cap ? s->cap : 256;
+    while (cap < s->len + n) cap *= 2;
+    uint8_t* nb = realloc(s->buf, cap);
+    if (!nb) {
+      s->failed = 1;
+      png_error(png, "out of memory");
     }
-    a %= 65521;
-    b %= 65521;
-    p += chunk;
-    n -= chunk;
+    s->buf = nb;
+    s->cap = cap;
   }
-  return (b << 16) | a;
+  memcpy(s->buf + s->len, data, n);
+  s->len += n;
 }
 
-static void put_be32(uint8_t* p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
+static void sink_flush(png_structp png) { (void)png; }
+
+typedef struct png_encode_job {
+  const uint8_t* pixels;
+  uint32_t width, height;
+  int channels, bits, compression;
+  png_structp png;
+  png_infop info;
+  png_sink sink;
+} png_encode_job;
+
+static const int kColorTypes[5] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
+                                   PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
+
+/* Everything that may longjmp, with the job in memory (no locals live
+ * across the jump). Returns 1 when the stream is complete. */
+static int png_encode_run(png_encode_job* j) {
+  if (setjmp(png_jmpbuf(j->png))) return 0;
+  png_set_write_fn(j->png, &j->sink, sink_write, sink_flush);
+  png_set_compression_level(j->png, j->compression < 0 ? 6 : j->compression);
+  png_set_compression_mem_level(j->png, 9);
+  png_set_IHDR(j->png, j->info, j->width, j->height, j->bits, kColorTypes[j->channels],
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(j->png, j->info);
+  if (j->bits == 16) png_set_swap(j->png); /* samples are little-endian here */
+  const size_t row = (size_t)j->width * (size_t)j->channels * (size_t)(j->bits / 8);
+  for (uint32_t y = 0; y < j->height; y++)
+    png_write_row(j->png, (png_const_bytep)(j->pixels + (size_t)y * row));
+  png_write_end(j->png, NULL);
+  return 1;
 }
 
-/* Output cursor over a buffer sized exactly in advance. */
-typedef struct png_out {
-  uint8_t* p;
-  uint32_t table[256];
-} png_out;
-
-/* Writes a whole chunk whose data is `data[0..n)`. */
-static void put_chunk(png_out* o, const char type[4], const uint8_t* data, uint32_t n) {
-  put_be32(o->p, n);
-  memcpy(o->p + 4, type, 4);
-  if (n) memcpy(o->p + 8, data, n);
-  put_be32(o->p + 8 + n, crc_update(o->table, o->p + 4, (size_t)n + 4, 0));
-  o->p += 12 + (size_t)n;
-}
-
-/* Stored-block framing of `raw_len` bytes: 5 header bytes per block. */
-enum { kMaxStored = 65535 };
-
-/* Size of the zlib stream for raw_len bytes, or 0 on overflow. */
-static size_t zlib_size(size_t raw_len) {
-  size_t blocks = raw_len ? (raw_len + kMaxStored - 1) / kMaxStored : 1;
-  if (blocks > (SIZE_MAX - 6 - raw_len) / 5) return 0;
-  return 2 + blocks * 5 + raw_len + 4;
-}
-
-/* Writes the IDAT data (zlib stream of the filtered rows) at o->p + 8 and
- * then frames it as a chunk of `z_len` bytes. The rows are produced on the
- * fly, one filter byte then the row's samples, so nothing is copied twice. */
-static void put_idat(png_out* o, const uint8_t* pixels, size_t row_len, size_t height,
-                     size_t z_len) {
-  uint8_t* start = o->p;
-  uint8_t* q = start + 8;
-  *q++ = 0x78; /* CM = 8 (deflate), CINFO = 7 (32K window) */
-  *q++ = 0x01; /* FLEVEL 0, no dictionary; (0x78 << 8 | 0x01) % 31 == 0 */
-  size_t raw_len = height * (row_len + 1), done = 0, row = 0, col = 0;
-  uint32_t adler = 1;
-  do {
-    size_t n = raw_len - done < kMaxStored ? raw_len - done : kMaxStored;
-    *q++ = done + n == raw_len ? 1 : 0; /* BFINAL, BTYPE = 00 (stored) */
-    q[0] = (uint8_t)n;
-    q[1] = (uint8_t)(n >> 8);
-    q[2] = (uint8_t)~n;
-    q[3] = (uint8_t)(~n >> 8);
-    q += 4;
-    uint8_t* block = q;
-    /* col counts the row's bytes including its filter byte (col 0). */
-    for (size_t left = n; left > 0;) {
-      if (col == 0) {
-        *q++ = 0; /* filter type None */
-        col = 1;
-        left--;
-        continue;
-      }
-      size_t take = row_len - (col - 1);
-      if (take > left) take = left;
-      memcpy(q, pixels + row * row_len + (col - 1), take);
-      q += take;
-      left -= take;
-      col += take;
-      if (col == row_len + 1) {
-        col = 0;
-        row++;
-      }
-    }
-    adler = mt_adler32(block, n, adler);
-    done += n;
-  } while (done < raw_len);
-  put_be32(q, adler);
-  /* Frame the chunk around the data just written in place. */
-  put_be32(start, (uint32_t)z_len);
-  memcpy(start + 4, "IDAT", 4);
-  put_be32(start + 8 + z_len, crc_update(o->table, start + 4, z_len + 4, 0));
-  o->p = start + 12 + z_len;
-}
-
-int mt_png_encode(const uint8_t* pixels, int64_t width, int64_t height, int channels,
-                  uint8_t** out, size_t* out_len) {
+int mt_png_encode(const void* pixels, int64_t width, int64_t height, int channels, int bits,
+                  int compression, uint8_t** out, size_t* out_len) {
   *out = NULL;
   *out_len = 0;
   if (width < 1 || height < 1 || width > INT32_MAX || height > INT32_MAX) return 0;
-  if (channels != 1 && channels != 3 && channels != 4) return 0;
-  size_t row_len = (size_t)width * (size_t)channels;
-  if ((size_t)height > (SIZE_MAX - 1) / (row_len + 1)) return 0;
-  size_t raw_len = (size_t)height * (row_len + 1);
-  size_t z_len = zlib_size(raw_len);
-  /* A chunk's length field is 31 bits (PNG spec: at most 2^31 - 1). */
-  if (z_len == 0 || z_len > INT32_MAX) return 0;
-  size_t total = 8 + (12 + 13) + (12 + z_len) + 12;
-  png_out o;
-  o.p = malloc(total);
-  if (!o.p) return 0;
-  crc_table(o.table);
-  uint8_t* buf = o.p;
-  static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  memcpy(o.p, kSignature, 8);
-  o.p += 8;
-  /* IHDR: width, height, bit depth 8, colour type (0 gray, 2 RGB, 6 RGBA),
-   * compression 0, filter method 0, interlace 0. */
-  uint8_t ihdr[13];
-  put_be32(ihdr, (uint32_t)width);
-  put_be32(ihdr + 4, (uint32_t)height);
-  ihdr[8] = 8;
-  ihdr[9] = channels == 1 ? 0 : channels == 3 ? 2 : 6;
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;
-  put_chunk(&o, "IHDR", ihdr, 13);
-  put_idat(&o, pixels, row_len, (size_t)height, z_len);
-  put_chunk(&o, "IEND", NULL, 0);
-  *out = buf;
-  *out_len = total;
+  if (channels < 1 || channels > 4 || (bits != 8 && bits != 16)) return 0;
+  if (compression < -1 || compression > 9) return 0;
+  png_encode_job j = {pixels, (uint32_t)width, (uint32_t)height, channels, bits, compression,
+                      NULL, NULL, {NULL, 0, 0, 0}};
+  j.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_on_error, png_on_warning);
+  if (!j.png) return 0;
+  j.info = png_create_info_struct(j.png);
+  const int ok = j.info && png_encode_run(&j);
+  png_destroy_write_struct(&j.png, &j.info);
+  if (!ok || j.sink.failed) {
+    free(j.sink.buf);
+    return 0;
+  }
+  *out = j.sink.buf;
+  *out_len = j.sink.len;
   return 1;
+}
+
+/* ---- decoding ---- */
+
+typedef struct png_decode_job {
+  const uint8_t* data;
+  size_t left;
+  int channels, bits;
+  png_structp png;
+  png_infop info;
+  uint32_t width, height;
+  int bit_depth, color_type, passes, synth16;
+  uint8_t* out;
+} png_decode_job;
+
+static void source_read(png_structp png, png_bytep data, png_size_t n) {
+  png_decode_job* j = png_get_io_ptr(png);
+  if (j->left < n) png_error(png, "More bytes requested to read than available");
+  memcpy(data, j->data, n);
+  j->data += n;
+  j->left -= n;
+}
+
+/* The header and TensorFlow's conversions (CommonInitDecode). */
+static int png_decode_header(png_decode_job* j) {
+  if (setjmp(png_jmpbuf(j->png))) return 0;
+  png_set_read_fn(j->png, j, source_read);
+  png_read_info(j->png, j->info);
+  png_get_IHDR(j->png, j->info, &j->width, &j->height, &j->bit_depth, &j->color_type, NULL,
+               NULL, NULL);
+  if (j->width == 0 || j->height == 0) return 0;
+  const int trns = png_get_valid(j->png, j->info, PNG_INFO_tRNS) != 0;
+  if (j->channels == 0) {
+    if (j->color_type == PNG_COLOR_TYPE_PALETTE) j->channels = trns ? 4 : 3;
+    else j->channels = png_get_channels(j->png, j->info);
+  }
+  const int has_alpha = (j->color_type & PNG_COLOR_MASK_ALPHA) != 0;
+  if ((j->channels & 1) == 0) { /* alpha wanted */
+    if (!has_alpha) {
+      if (trns) png_set_tRNS_to_alpha(j->png);
+      else png_set_add_alpha(j->png, (1u << j->bit_depth) - 1, PNG_FILLER_AFTER);
+    }
+  } else if (has_alpha || trns) {
+    png_set_strip_alpha(j->png);
+  }
+  if (j->bit_depth > 8 && j->bits <= 8) png_set_strip_16(j->png);
+  j->synth16 = j->bit_depth <= 8 && j->bits == 16;
+  png_set_packing(j->png);
+  j->passes = png_set_interlace_handling(j->png);
+  if (j->bits > 8) png_set_swap(j->png);
+  if (j->color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
+  const int is_gray = !(j->color_type & PNG_COLOR_MASK_COLOR);
+  if (is_gray && j->bit_depth < 8) png_set_expand_gray_1_2_4_to_8(j->png);
+  if (j->channels < 3) {
+    if (!is_gray) png_set_rgb_to_gray(j->png, 1, 0.299, 0.587);
+  } else if (is_gray) {
+    png_set_gray_to_rgb(j->png);
+  }
+  png_read_update_info(j->png, j->info);
+  return 1;
+}
+
+static int png_decode_rows(png_decode_job* j) {
+  if (setjmp(png_jmpbuf(j->png))) return 0;
+  const size_t row = (size_t)j->width * (size_t)j->channels * (size_t)(j->bits / 8);
+  for (int p = 0; p < j->passes; p++)
+    for (uint32_t y = 0; y < j->height; y++) png_read_row(j->png, j->out + (size_t)y * row, NULL);
+  png_read_end(j->png, j->info);
+  return 1;
+}
+
+/* 8-bit samples decoded at the start of each 16-bit row, widened in place
+ * (last first) as v * 257. */
+static void widen_8_to_16(uint8_t* buf, uint32_t width, uint32_t height, int channels) {
+  const size_t n = (size_t)width * (size_t)channels;
+  for (uint32_t y = 0; y < height; y++) {
+    uint8_t* row = buf + (size_t)y * n * 2;
+    uint16_t* wide = (uint16_t*)row;
+    for (size_t i = n; i-- > 0;) wide[i] = (uint16_t)(row[i] * 257u);
+  }
+}
+
+int mt_png_decode(const uint8_t* data, size_t n, int channels, int bits, mt_png_alloc_fn alloc,
+                  void* arg, uint32_t* width, uint32_t* height) {
+  png_decode_job j;
+  memset(&j, 0, sizeof j);
+  j.data = data;
+  j.left = n;
+  j.channels = channels;
+  j.bits = bits;
+  *width = *height = 0;
+  j.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, png_on_error, png_on_warning);
+  if (!j.png) return MT_PNG_BAD_HEADER;
+  j.info = png_create_info_struct(j.png);
+  int rc = MT_PNG_OK;
+  if (!j.info || !png_decode_header(&j)) {
+    rc = MT_PNG_BAD_HEADER;
+  } else {
+    *width = j.width;
+    *height = j.height;
+    const uint64_t total = (uint64_t)j.width * j.height;
+    if (j.width >= (1u << 27) || j.height >= (1u << 27) || total >= ((uint64_t)1 << 29)) {
+      rc = MT_PNG_TOO_LARGE;
+    } else if (!(j.out = alloc(arg, j.width, j.height, j.channels))) {
+      rc = MT_PNG_ALLOC_FAILED;
+    } else if (!png_decode_rows(&j)) {
+      rc = MT_PNG_BAD_DATA;
+    } else if (j.synth16) {
+      widen_8_to_16(j.out, j.width, j.height, j.channels);
+    }
+  }
+  png_destroy_read_struct(&j.png, j.info ? &j.info : NULL, NULL);
+  return rc;
 }

@@ -31,6 +31,13 @@ for p in $PKGS; do
   deb=$(ls debs/${p}_*.deb | tail -n 1)
   dpkg -x "$deb" root.new
 done
+# A -dev package's absolute symlink (zlib1g-dev's /usr/lib/<arch>/libz.so -> /lib/<arch>/...)
+# points at the host; point it at the unpacked file instead.
+find root.new -type l -lname '/*' | while read -r link; do
+  target=$(readlink "$link")
+  rel=$(realpath -m --relative-to="$(dirname "$link")" "root.new$target")
+  ln -sfn "$rel" "$link"
+done
 rm -rf root
 mv root.new root
 echo "$PKGS" > "$STAMP"

@@ -1,7 +1,8 @@
 /* Gradients of the image family (runtime/gradient.h), node for node as
  * TensorFlow 2.21's image_grad.py: ResizeBilinear through the
  * ResizeBilinearGrad kernel, ResizeNearestNeighbor through
- * ResizeNearestNeighborGrad; ResizeBilinearGrad itself has none. */
+ * ResizeNearestNeighborGrad; ResizeBilinearGrad, DrawBoundingBoxes and the first
+ * NonMaxSuppression versions have none (TensorFlow's NotDifferentiable). */
 #include "runtime/gradient.h"
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/grad_util.h"
@@ -46,6 +47,11 @@ static const mt_grad_spec image_grads[] = {
     {"ResizeBilinear", resize_bilinear_grad},
     {"ResizeNearestNeighbor", resize_nearest_grad},
     {"ResizeBilinearGrad", NULL},
+    /* not differentiable in TensorFlow (ops.NotDifferentiable) */
+    {"DrawBoundingBoxes", NULL},
+    {"NonMaxSuppression", NULL},
+    {"NonMaxSuppressionV2", NULL},
+    {"NonMaxSuppressionWithOverlaps", NULL},
 };
 
 void mt_register_image_grads(void) {

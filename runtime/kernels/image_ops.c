@@ -1,4 +1,4 @@
-/* Image resizing: ResizeBilinear, ResizeNearestNeighbor and their gradient
+/* Image resizing: ResizeBilinear, ResizeNearestNeighbor, ResizeArea and the gradient
  * kernels ResizeBilinearGrad, ResizeNearestNeighborGrad. Signatures,
  * shape functions and CPU dtypes are TensorFlow's (image_ops.cc,
  * resize_bilinear_op.cc, resize_nearest_neighbor_op.cc, image_resizer_state.h).
@@ -15,6 +15,7 @@
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/half.h"
+#include "runtime/kernels/image/image_family.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/window_util.h" /* MT_SIMD_CLONES */
 
@@ -261,6 +262,102 @@ static void resize_nearest_kernel(mt_kernel_ctx* ctx) {
   free(idx);
 }
 
+/* ---- area (TensorFlow's resize_area_op.cc) ---- */
+
+typedef struct area_span {
+  int64_t start, end;      /* source cells [start, end) that overlap the target cell */
+  float first, last;       /* the overlap of cells start and end - 1 */
+} area_span;
+
+/* The overlap of cell v with [lo, hi), as TensorFlow's ternaries compute it. */
+static float area_overlap(int64_t v, float lo, float hi, float scale) {
+  if ((float)v < lo) return (float)(v + 1) > hi ? scale : (float)(v + 1) - lo;
+  return (float)(v + 1) > hi ? hi - (float)v : 1.0f;
+}
+
+static void area_spans(area_span* sp, int64_t out, float scale) {
+  for (int64_t i = 0; i < out; i++) {
+    const float lo = (float)i * scale, hi = (float)(i + 1) * scale;
+    sp[i].start = (int64_t)floorf(lo);
+    sp[i].end = (int64_t)ceilf(hi);
+    sp[i].first = area_overlap(sp[i].start, lo, hi, scale);
+    sp[i].last = area_overlap(sp[i].end - 1, lo, hi, scale);
+  }
+}
+
+static int64_t bound(int64_t v, int64_t n) { return v < 0 ? 0 : (v > n - 1 ? n - 1 : v); }
+
+static float area_load(const void* x, TF_DataType dt, int64_t i) {
+  switch (dt) {
+    case TF_INT8: return (float)((const int8_t*)x)[i];
+    case TF_UINT8: return (float)((const uint8_t*)x)[i];
+    case TF_INT16: return (float)((const int16_t*)x)[i];
+    case TF_UINT16: return (float)((const uint16_t*)x)[i];
+    case TF_INT32: return (float)((const int32_t*)x)[i];
+    case TF_INT64: return (float)((const int64_t*)x)[i];
+    case TF_HALF: return mt_half_to_float(((const mt_half*)x)[i]);
+    case TF_BFLOAT16: return mt_bfloat16_to_float(((const mt_bfloat16*)x)[i]);
+    case TF_DOUBLE: return (float)((const double*)x)[i];
+    default: return ((const float*)x)[i];
+  }
+}
+
+/* One target pixel: per channel, the rows' x-sums weighted by their y overlaps. */
+static void area_pixel(const void* x, TF_DataType dt, int64_t img, int64_t ih, int64_t iw,
+                       int64_t c, const area_span* ys, const area_span* xs, float scale,
+                       float* out) {
+  for (int64_t ch = 0; ch < c; ch++) {
+    float sum = 0;
+    for (int64_t r = ys->start; r < ys->end; r++) {
+      const float wy = r == ys->start ? ys->first : (r == ys->end - 1 ? ys->last : 1.0f);
+      const int64_t row = (img * ih + bound(r, ih)) * iw;
+      float sy = area_load(x, dt, (row + bound(xs->start, iw)) * c + ch) * xs->first;
+      if (xs->start + 1 != xs->end) {
+        for (int64_t k = xs->start + 1; k < xs->end - 1; k++)
+          sy += area_load(x, dt, (row + bound(k, iw)) * c + ch);
+        sy += area_load(x, dt, (row + bound(xs->end - 1, iw)) * c + ch) * xs->last;
+      }
+      sum += sy * wy;
+    }
+    out[ch] = sum * scale;
+  }
+}
+
+static void resize_area_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* x = ctx->inputs[0];
+  switch (x->dtype) {
+    case TF_INT8: case TF_UINT8: case TF_INT16: case TF_UINT16: case TF_INT32: case TF_INT64:
+    case TF_HALF: case TF_FLOAT: case TF_DOUBLE: case TF_BFLOAT16:
+      break;
+    default:
+      mt_kernel_unsupported(ctx, "T", x->dtype);
+      return;
+  }
+  int64_t oh, ow;
+  float hs, ws;
+  if (!resize_setup(ctx, &oh, &ow, &hs, &ws)) return;
+  const int64_t dims[4] = {x->dims[0], oh, ow, x->dims[3]};
+  TF_Tensor* y = mt_ctx_alloc(ctx, 0, TF_FLOAT, dims, 4);
+  if (!y || mt_tensor_nelems(y) == 0) return;
+  if (x->dims[1] == 0 || x->dims[2] == 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "input image must be of non-zero size");
+    return;
+  }
+  area_span* sp = mt_malloc((size_t)(oh + ow) * sizeof *sp, ctx->status);
+  if (!sp) return;
+  area_spans(sp, oh, hs);
+  area_spans(sp + oh, ow, ws);
+  const float scale = (float)(1.0 / (double)(hs * ws));
+  const int64_t c = x->dims[3];
+  float* out = mt_tensor_data(y);
+  for (int64_t b = 0; b < x->dims[0]; b++)
+    for (int64_t i = 0; i < oh; i++)
+      for (int64_t j = 0; j < ow; j++, out += c)
+        area_pixel(mt_tensor_data(x), x->dtype, b, x->dims[1], x->dims[2], c, &sp[i],
+                   &sp[oh + j], scale, out);
+  free(sp);
+}
+
 /* ---- gradients: ResizeBilinearGrad, ResizeNearestNeighborGrad ---- */
 
 /* TensorFlow's shape function: original_image's shape, unchecked. */
@@ -483,6 +580,11 @@ static const mt_op_spec image_specs[] = {
      .attrs = "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16};"
               " align_corners: bool = false; half_pixel_centers: bool = false",
      .shape = resize_shape, .kernel = resize_nearest_kernel},
+    {.name = "ResizeArea", .inputs = "images: T, size: int32",
+     .outputs = "resized_images: float",
+     .attrs = "T: {int8, uint8, int16, uint16, int32, int64, half, float, double, bfloat16};"
+              " align_corners: bool = false",
+     .shape = resize_shape, .kernel = resize_area_kernel},
     {.name = "ResizeBilinearGrad", .inputs = "grads: float, original_image: T",
      .outputs = "output: T",
      .attrs = "T: {float, bfloat16, half, double}; align_corners: bool = false;"
@@ -497,4 +599,8 @@ static const mt_op_spec image_specs[] = {
 
 void mt_register_image_ops(void) {
   mt_register_ops(image_specs, (int)(sizeof image_specs / sizeof image_specs[0]));
+  mt_register_image_codec_ops();
+  mt_register_image_color_ops();
+  mt_register_image_nms_ops();
+  mt_register_image_draw_ops();
 }

@@ -359,7 +359,7 @@ static int add_image(mt_kernel_ctx* ctx, mt_pb_writer* w, const TF_TString* base
   const TF_Tensor* t = ctx->inputs[1];
   uint8_t* png;
   size_t png_len;
-  if (!mt_png_encode(pixels, t->dims[2], t->dims[1], (int)t->dims[3], &png, &png_len)) {
+  if (!mt_png_encode(pixels, t->dims[2], t->dims[1], (int)t->dims[3], 8, -1, &png, &png_len)) {
     mt_status_setf(ctx->status, TF_INTERNAL, "PNG encoding failed");
     return 0;
   }
