@@ -120,7 +120,7 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_checkpoint_v2.py tests/python/test_meta_graph.py tests/python/test_saved_model.py \
 	  tests/python/test_checkpoint_v1.py tests/python/test_checkpoint_corruption.py \
 	  tests/python/test_checkpoint_v1_malformed.py tests/python/test_string_ops.py \
-	  tests/python/test_embedding.py tests/python/test_partitioned.py
+	  tests/python/test_embedding.py tests/python/test_partitioned.py tests/python/test_records.py
 
 # GraphDef decoding, hand-written vs protoc-c (figures only; bench/graphdef_decode.c). The
 # runtime is compiled in statically: the decoders are hidden inside libc_api.so.

@@ -705,12 +705,12 @@ static char* summarize_node(const TF_Operation* op) {
   for (int k = 0; sorted && k < op->nattrs; k++)
     if (op->attrs[k].name[0] != '_') sorted[n++] = &op->attrs[k];
   if (sorted) qsort(sorted, (size_t)n, sizeof(*sorted), by_attr_name);
-  if (n) fputc('[', f);
+  fputc('[', f); /* TensorFlow prints "Op[](...)" for a node without attrs too */
   for (int k = 0; k < n; k++) {
     fprintf(f, "%s%s=", k ? ", " : "", sorted[k]->name);
     print_attr(f, &sorted[k]->value);
   }
-  if (n) fputc(']', f);
+  fputc(']', f);
   free(sorted);
   fputc('(', f);
   for (int k = 0; k < op->ninputs; k++) {

@@ -179,3 +179,9 @@ from minitf import saved_model  # noqa: F401,E402
 # --- layers, losses (tf.layers, tf.losses), make_template ---
 from minitf import layers, losses  # noqa: F401,E402
 from minitf.ops.template import make_template, tables_initializer  # noqa: F401,E402
+
+# --- records (tf.io byte decoders and file ops, tf.gfile) ---
+from minitf import gfile, io  # noqa: F401,E402
+from minitf.ops.parsing_ops import (  # noqa: F401,E402
+    decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
+    serialize_tensor, write_file)

@@ -39,7 +39,8 @@
   X(sequence)     /* ReverseSequence */                                           \
   X(io)           /* SaveV2, RestoreV2, MergeV2Checkpoints, ShardedFilename */ \
   X(io_v1)        /* Save, SaveSlices, Restore, RestoreSlice (V1 checkpoints) */ \
-  X(string)       /* StringJoin, Static/RegexFullMatch, Static/RegexReplace (RE2) */
+  X(string)       /* StringJoin, Static/RegexFullMatch, Static/RegexReplace (RE2) */ \
+  X(parsing)      /* DecodeRaw, SerializeTensor, ParseTensor, En/DecodeBase64 */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)
