@@ -240,3 +240,9 @@ from minitf.ops.sparse_ops import (  # noqa: F401,E402
     sparse_transpose)
 from minitf.ops.sparse_ops import (  # noqa: F401,E402
     deserialize_many_sparse, serialize_many_sparse, serialize_sparse)
+
+# --- records (tf.io byte decoders and file ops, tf.gfile) ---
+from minitf import gfile, io  # noqa: F401,E402
+from minitf.ops.parsing_ops import (  # noqa: F401,E402
+    decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
+    serialize_tensor, write_file)

@@ -1,10 +1,14 @@
 /* Checkpoint ops (TensorFlow's io_ops.cc / save_restore_v2_ops.cc): SaveV2,
  * RestoreV2 and MergeV2Checkpoints over the tensor bundle of
  * runtime/bundle.h, and ShardedFilename / ShardedFilespec, which Saver uses
- * to name the shards of a sharded save. */
+ * to name the shards of a sharded save; ReadFile, WriteFile, MatchingFiles
+ * (files as TensorFlow's local file system sees them). */
+#include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "runtime/bundle.h"
 #include "runtime/kernel.h"
@@ -396,6 +400,160 @@ static void sharded_filespec_kernel(mt_kernel_ctx* ctx) {
   free(s);
 }
 
+/* ---- ReadFile / WriteFile / MatchingFiles ---- */
+
+/* TensorFlow's file system error for errno on `path`: "<path>; <strerror>". */
+static void file_error(mt_kernel_ctx* ctx, const char* path, int err) {
+  mt_status_setf(ctx->status, mt_errno_code(err), "%s; %s", path, strerror(err));
+}
+
+/* ReadFile's and WriteFile's words for a non-scalar input. */
+static int scalar_file_input(mt_kernel_ctx* ctx, int idx, const char* what) {
+  if (ctx->inputs[idx]->ndims == 0) return 1;
+  char b[128];
+  mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "%s tensor must be scalar, but had shape: %s",
+                 what, dims_of(ctx->inputs[idx], b, sizeof b));
+  return 0;
+}
+
+static void read_file_kernel(mt_kernel_ctx* ctx) {
+  if (!scalar_file_input(ctx, 0, "Input filename")) return;
+  char* path = tstr_dup(ctx, ctx->inputs[0], 0, "filename");
+  if (!path) return;
+  FILE* f = fopen(path, "rb");
+  struct stat st;
+  if (!f || fstat(fileno(f), &st) != 0) {
+    file_error(ctx, path, errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    file_error(ctx, path, EISDIR);
+  } else {
+    char* buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1);
+    size_t got = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    if (!buf) {
+      mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "Out of memory");
+    } else if (got != (size_t)st.st_size) {
+      mt_status_setf(ctx->status, TF_DATA_LOSS, "%s; File shorter than expected", path);
+    } else {
+      TF_Tensor* out = mt_ctx_alloc(ctx, 0, TF_STRING, NULL, 0);
+      if (out) TF_StringCopy((TF_TString*)mt_tensor_data(out), buf, got);
+    }
+    free(buf);
+  }
+  if (f) fclose(f);
+  free(path);
+}
+
+/* mkdir -p of the directory part of `path` (TensorFlow's WriteFile creates
+ * it); 0 + status on failure. */
+static int make_parent_dirs(mt_kernel_ctx* ctx, const char* path) {
+  char* dir = strdup(path);
+  if (!dir) {
+    mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "Out of memory");
+    return 0;
+  }
+  char* slash = strrchr(dir, '/');
+  int ok = 1;
+  if (slash && slash != dir) {
+    *slash = 0;
+    for (char* p = dir + 1; ok; p++) {
+      const char c = *p;
+      if (c != '/' && c != 0) continue;
+      *p = 0;
+      struct stat st;
+      if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        file_error(ctx, dir, errno);
+        ok = 0;
+      }
+      *p = c;
+      if (!c) break;
+    }
+  }
+  free(dir);
+  return ok;
+}
+
+static void write_file_kernel(mt_kernel_ctx* ctx) {
+  if (!scalar_file_input(ctx, 0, "Input filename") || !scalar_file_input(ctx, 1, "Contents"))
+    return;
+  char* path = tstr_dup(ctx, ctx->inputs[0], 0, "filename");
+  if (!path) return;
+  if (make_parent_dirs(ctx, path)) {
+    size_t n;
+    const char* data = tstr(ctx->inputs[1], 0, &n);
+    FILE* f = fopen(path, "wb");
+    if (!f) {
+      file_error(ctx, path, errno);
+    } else {
+      const int ok = fwrite(data, 1, n, f) == n;
+      const int err = errno;
+      if (fclose(f) != 0 || !ok) file_error(ctx, path, ok ? errno : err);
+    }
+  }
+  free(path);
+}
+
+static int cmp_cstr(const void* a, const void* b) {
+  return strcmp(*(char* const*)a, *(char* const*)b);
+}
+
+/* The files matching each pattern (glob(3): '*', '?', '[...]' within one
+ * path component, as TensorFlow's GetMatchingPaths), all patterns' matches
+ * together, sorted as TensorFlow sorts them. No match is not an error. */
+static void matching_files_kernel(mt_kernel_ctx* ctx) {
+  const TF_Tensor* pat = ctx->inputs[0];
+  if (pat->ndims > 1) {
+    char b[128];
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                   "Input patterns tensor must be scalar or vector, but had shape: %s",
+                   dims_of(pat, b, sizeof b));
+    return;
+  }
+  glob_t g;
+  memset(&g, 0, sizeof g);
+  int started = 0;
+  for (int64_t i = 0; i < mt_tensor_nelems(pat); i++) {
+    char* p = tstr_dup(ctx, pat, i, "pattern");
+    if (!p) {
+      if (started) globfree(&g);
+      return;
+    }
+    const int rc = glob(p, started ? GLOB_APPEND : 0, NULL, &g);
+    free(p);
+    if (rc == GLOB_NOSPACE) {
+      mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "Out of memory");
+      if (started) globfree(&g);
+      return;
+    }
+    started = 1;
+  }
+  const int64_t n = started ? (int64_t)g.gl_pathc : 0;
+  if (n > 1) qsort(g.gl_pathv, (size_t)n, sizeof(char*), cmp_cstr);
+  TF_Tensor* out = mt_ctx_alloc(ctx, 0, TF_STRING, &n, 1);
+  for (int64_t i = 0; out && i < n; i++)
+    TF_StringCopy((TF_TString*)mt_tensor_data(out) + i, g.gl_pathv[i], strlen(g.gl_pathv[i]));
+  if (started) globfree(&g);
+}
+
+static void read_file_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 0, 0)) return;
+  ctx->out[0] = mt_shape_scalar();
+}
+
+static void write_file_shape(mt_shape_ctx* ctx) {
+  if (!mt_shape_with_rank(ctx, 0, 0)) return;
+  mt_shape_with_rank(ctx, 1, 0);
+}
+
+static void matching_files_shape(mt_shape_ctx* ctx) {
+  if (ctx->in[0].rank > 1) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Shape must be at most rank 1 but is rank %d",
+                   ctx->in[0].rank);
+    return;
+  }
+  const int64_t unknown = -1;
+  ctx->out[0] = mt_shape_make(&unknown, 1);
+}
+
 static void scalar_shape(mt_shape_ctx* ctx) { ctx->out[0] = mt_shape_scalar(); }
 
 static const mt_op_spec io_ops[] = {
@@ -428,6 +586,21 @@ static const mt_op_spec io_ops[] = {
      .outputs = "filename: string",
      .shape = scalar_shape,
      .kernel = sharded_filespec_kernel},
+    {.name = "ReadFile",
+     .inputs = "filename: string",
+     .outputs = "contents: string",
+     .shape = read_file_shape,
+     .kernel = read_file_kernel},
+    {.name = "WriteFile",
+     .inputs = "filename: string, contents: string",
+     .shape = write_file_shape,
+     .kernel = write_file_kernel,
+     .flags = MT_OP_STATEFUL},
+    {.name = "MatchingFiles",
+     .inputs = "pattern: string",
+     .outputs = "filenames: string",
+     .shape = matching_files_shape,
+     .kernel = matching_files_kernel},
 };
 
 void mt_register_io_ops(void) { mt_register_ops(io_ops, (int)(sizeof io_ops / sizeof io_ops[0])); }

@@ -1,0 +1,14 @@
+"""tf.gfile (tf.compat.v1.gfile): TensorFlow's file functions under their TF1 names."""
+from minitf.platform.gfile import FastGFile, GFile, Open  # noqa: F401
+from minitf.platform.gfile import copy as Copy  # noqa: F401
+from minitf.platform.gfile import delete_file as Remove  # noqa: F401
+from minitf.platform.gfile import delete_recursively as DeleteRecursively  # noqa: F401
+from minitf.platform.gfile import file_exists as Exists  # noqa: F401
+from minitf.platform.gfile import get_matching_files as Glob  # noqa: F401
+from minitf.platform.gfile import is_directory as IsDirectory  # noqa: F401
+from minitf.platform.gfile import list_directory as ListDirectory  # noqa: F401
+from minitf.platform.gfile import create_dir as MkDir  # noqa: F401
+from minitf.platform.gfile import recursive_create_dir as MakeDirs  # noqa: F401
+from minitf.platform.gfile import rename as Rename  # noqa: F401
+from minitf.platform.gfile import stat as Stat  # noqa: F401
+from minitf.platform.gfile import walk as Walk  # noqa: F401

@@ -1,0 +1,6 @@
+"""tf.io (tf.compat.v1.io): the parts minitf has — byte decoders, tensor (de)serialization,
+base64, file ops and tf.io.gfile."""
+from minitf.io import gfile  # noqa: F401
+from minitf.ops.parsing_ops import (  # noqa: F401
+    decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
+    serialize_tensor, write_file)
