@@ -20,7 +20,7 @@
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/kernel_util.h"
-#include "runtime/kernels/philox.h"
+#include "runtime/kernels/random/simple_philox.h"
 #include "runtime/resource.h"
 
 /* ---- the per-node generator ---- */

@@ -46,7 +46,7 @@ enum {
 #define PHILOX_M4X32B 0xCD9E8D57u
 
 /* seed fills the key, seed2 the upper half of the 128-bit counter. */
-static void philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2) {
+void mt_philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2) {
   g->key[0] = (uint32_t)seed;
   g->key[1] = (uint32_t)(seed >> 32);
   g->ctr[0] = g->ctr[1] = 0;
@@ -299,7 +299,7 @@ static void seed_from_attrs(const TF_Operation* op, mt_philox* g) {
     seed = os_random64();
     seed2 = os_random64();
   }
-  philox_seed(g, seed, seed2);
+  mt_philox_seed(g, seed, seed2);
 }
 
 /* Hands out a generator valid for `samples` 128-bit samples and advances

@@ -17,6 +17,8 @@ typedef struct mt_philox {
   uint32_t key[2];
 } mt_philox;
 
+/* TensorFlow's layout: `seed` fills the key, `seed2` the upper counter words. */
+void mt_philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2);
 /* Advances the 128-bit counter by n samples. */
 void mt_philox_skip(mt_philox* g, uint64_t n);
 /* One 128-bit sample (4 words); advances the counter by one. */

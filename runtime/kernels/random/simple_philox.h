@@ -1,62 +1,14 @@
-/* Philox4x32-10 with TensorFlow's layout (philox_random.h): key from
- * `seed`, the upper counter words from `seed2`; SimplePhilox's draws over a
- * one-word-at-a-time adapter (SingleSampleAdapter). Header-only so a kernel
- * family can draw TensorFlow's numbers for the same seeds. random_ops.c
- * carries the same generator privately (it predates this header); the two
- * must stay bit-identical. */
-#ifndef MINITF_RUNTIME_KERNELS_PHILOX_H_
-#define MINITF_RUNTIME_KERNELS_PHILOX_H_
+/* TensorFlow's SimplePhilox draws over a one-word-at-a-time adapter
+ * (SingleSampleAdapter) on the runtime's one Philox4x32-10 generator
+ * (runtime/kernels/random/philox.h), so a kernel family outside the random ops
+ * (the candidate samplers) draws TensorFlow's numbers for the same seeds. */
+#ifndef MINITF_RUNTIME_KERNELS_RANDOM_SIMPLE_PHILOX_H_
+#define MINITF_RUNTIME_KERNELS_RANDOM_SIMPLE_PHILOX_H_
 
 #include <stdint.h>
 #include <string.h>
 
-typedef struct mt_philox {
-  uint32_t ctr[4];
-  uint32_t key[2];
-} mt_philox;
-
-static inline void mt_philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2) {
-  g->key[0] = (uint32_t)seed;
-  g->key[1] = (uint32_t)(seed >> 32);
-  g->ctr[0] = g->ctr[1] = 0;
-  g->ctr[2] = (uint32_t)seed2;
-  g->ctr[3] = (uint32_t)(seed2 >> 32);
-}
-
-/* Advances the 128-bit counter by n samples. */
-static inline void mt_philox_skip(mt_philox* g, uint64_t n) {
-  const uint32_t lo = (uint32_t)n;
-  uint32_t hi = (uint32_t)(n >> 32);
-  g->ctr[0] += lo;
-  if (g->ctr[0] < lo) hi++;
-  g->ctr[1] += hi;
-  if (g->ctr[1] < hi && ++g->ctr[2] == 0) g->ctr[3]++;
-}
-
-/* One 128-bit sample (4 words); advances the counter by one. */
-static inline void mt_philox_next(mt_philox* g, uint32_t out[4]) {
-  uint32_t c0 = g->ctr[0], c1 = g->ctr[1], c2 = g->ctr[2], c3 = g->ctr[3];
-  uint32_t k0 = g->key[0], k1 = g->key[1];
-  for (int round = 0; round < 10; round++) {
-    if (round) {
-      k0 += 0x9E3779B9u;
-      k1 += 0xBB67AE85u;
-    }
-    const uint64_t p0 = (uint64_t)0xD2511F53u * c0;
-    const uint64_t p1 = (uint64_t)0xCD9E8D57u * c2;
-    const uint32_t n0 = (uint32_t)(p1 >> 32) ^ c1 ^ k0;
-    const uint32_t n2 = (uint32_t)(p0 >> 32) ^ c3 ^ k1;
-    c1 = (uint32_t)p1;
-    c3 = (uint32_t)p0;
-    c0 = n0;
-    c2 = n2;
-  }
-  out[0] = c0;
-  out[1] = c1;
-  out[2] = c2;
-  out[3] = c3;
-  mt_philox_skip(g, 1);
-}
+#include "runtime/kernels/random/philox.h"
 
 /* SimplePhilox: 32-bit words taken one at a time from 128-bit samples. */
 typedef struct mt_simple_philox {
