@@ -96,6 +96,9 @@ def test_sigkill_mid_save_leaves_the_latest_checkpoint_restorable(tmp_path, vers
     # max_to_keep=2: at most the two named checkpoints (and files of the one cut off).
     state = tf.train.get_checkpoint_state(d)
     assert len(state.all_model_checkpoint_paths) == 2
-    shards = 2 if sharded else 1
-    assert os.path.exists(state.model_checkpoint_path + ".data-%05d-of-%05d" % (shards - 1,
-                                                                              shards))
+    if version == tf.train.SaverDef.V2:
+        shards = 2 if sharded else 1
+        assert os.path.exists(state.model_checkpoint_path + ".data-%05d-of-%05d" % (
+            shards - 1, shards))
+    else:
+        assert os.path.isfile(state.model_checkpoint_path)  # V1: one file per checkpoint
