@@ -9,9 +9,10 @@ broadcast to values. ..."), others by an Assert when the graph runs (InvalidArgu
 One difference there: TensorFlow compares the dimensions with a DenseToDenseSetOperation,
 minitf with Equal/LogicalOr/All (same result, other node names inside has_invalid_dims).
 """
-from minitf.framework import constant_op, dtypes, ops, tensor_util
-from minitf.ops import array_ops, control_flow_ops, logging_ops, math_ops, nn_ops
+from minitf.framework import constant_op, dtypes, ops
+from minitf.ops import array_ops, control_flow_ops, math_ops, nn_ops
 from minitf.ops import reduction_ops
+from minitf.ops import weights_broadcast_ops
 
 
 class Reduction:
@@ -72,78 +73,9 @@ def get_total_loss(add_regularization_losses=True, name="total_loss", scope=None
     return math_ops.add_n(losses, name=name)
 
 
-# -- weights (weights_broadcast_ops.py) -------------------------------------------------
-_ERROR_PREFIX = "weights can not be broadcast to values."
-
-
-def _has_valid_dims(weights_shape, values_shape):
-    with ops.name_scope(None, "has_invalid_dims", (weights_shape, values_shape)) as scope:
-        ok = math_ops.logical_or(math_ops.equal(weights_shape, 1),
-                                 math_ops.equal(weights_shape, values_shape))
-        return reduction_ops.reduce_all(ok, name=scope)
-
-
-def _has_valid_nonscalar_shape(weights_rank, weights_shape, values_rank, values_shape):
-    with ops.name_scope(None, "has_valid_nonscalar_shape",
-                        (weights_rank, weights_shape, values_rank, values_shape)) as scope:
-        is_same_rank = math_ops.equal(values_rank, weights_rank, name="is_same_rank")
-        return control_flow_ops.cond(is_same_rank,
-                                     lambda: _has_valid_dims(weights_shape, values_shape),
-                                     lambda: is_same_rank, name=scope)
-
-
-def _assert_broadcastable(weights, values):
-    with ops.name_scope(None, "assert_broadcastable", (weights, values)) as scope:
-        with ops.name_scope(None, "weights", (weights,)) as weights_scope:
-            weights = ops.convert_to_tensor(weights, name=weights_scope)
-            weights_shape = array_ops.shape(weights, name="shape")
-            weights_rank = array_ops.rank(weights, name="rank")
-        weights_rank_static = tensor_util.constant_value(weights_rank)
-        with ops.name_scope(None, "values", (values,)) as values_scope:
-            values = ops.convert_to_tensor(values, name=values_scope)
-            values_shape = array_ops.shape(values, name="shape")
-            values_rank = array_ops.rank(values, name="rank")
-        values_rank_static = tensor_util.constant_value(values_rank)
-        if weights_rank_static is not None and values_rank_static is not None:
-            if weights_rank_static == 0:
-                return control_flow_ops.no_op(name="static_scalar_check_success")
-            if weights_rank_static != values_rank_static:
-                raise ValueError(
-                    f"{_ERROR_PREFIX} values.rank={values_rank_static}. "
-                    f"weights.rank={weights_rank_static}. values.shape={values.shape}. "
-                    f"weights.shape={weights.shape}. Received weights={weights}, "
-                    f"values={values}")
-            weights_shape_static = tensor_util.constant_value(weights_shape)
-            values_shape_static = tensor_util.constant_value(values_shape)
-            if weights_shape_static is not None and values_shape_static is not None:
-                for i in range(len(values_shape_static)):
-                    if weights_shape_static[i] not in (1, values_shape_static[i]):
-                        raise ValueError(
-                            f"{_ERROR_PREFIX} Mismatch at dim {i}. "
-                            f"values.shape={values_shape_static}, "
-                            f"weights.shape={weights_shape_static}. Received "
-                            f"weights={weights}, values={values}")
-                return control_flow_ops.no_op(name="static_dims_check_success")
-        is_scalar = math_ops.equal(0, weights_rank, name="is_scalar")
-        data = (_ERROR_PREFIX, "weights.shape=", weights.name, weights_shape,
-                "values.shape=", values.name, values_shape, "is_scalar=", is_scalar)
-        is_valid_shape = control_flow_ops.cond(
-            is_scalar, lambda: is_scalar,
-            lambda: _has_valid_nonscalar_shape(weights_rank, weights_shape, values_rank,
-                                               values_shape),
-            name="is_valid_shape")
-        return logging_ops.Assert(is_valid_shape, data, name=scope)
-
-
-def _broadcast_weights(weights, values):
-    with ops.name_scope(None, "broadcast_weights", (weights, values)) as scope:
-        values = ops.convert_to_tensor(values, name="values")
-        weights = ops.convert_to_tensor(weights, dtype=values.dtype.base_dtype, name="weights")
-        if (weights.shape.is_fully_defined() and values.shape.is_fully_defined() and
-                weights.shape.is_compatible_with(values.shape)):
-            return weights
-        with ops.control_dependencies((_assert_broadcastable(weights, values),)):
-            return math_ops.multiply(weights, array_ops.ones_like(values), name=scope)
+# -- weights: TF's weights_broadcast_ops (one copy, shared with the metrics) -----------
+_assert_broadcastable = weights_broadcast_ops.assert_broadcastable
+_broadcast_weights = weights_broadcast_ops.broadcast_weights
 
 
 # -- reductions ------------------------------------------------------------------------
