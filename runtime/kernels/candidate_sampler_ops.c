@@ -15,59 +15,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
 
 #include "runtime/kernels/all_ops.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/random/simple_philox.h"
 #include "runtime/resource.h"
-
-/* ---- the per-node generator ---- */
-
-static uint64_t os_random64(void) {
-  uint64_t v = 0;
-  if (getrandom(&v, sizeof v, 0) == (ssize_t)sizeof v) return v;
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec;
-}
-
-static void seed_from_attrs(const TF_Operation* op, mt_philox* g) {
-  uint64_t seed = (uint64_t)mt_op_attr_int(op, "seed", 0);
-  uint64_t seed2 = (uint64_t)mt_op_attr_int(op, "seed2", 0);
-  if (seed == 0 && seed2 == 0) {
-    seed = os_random64();
-    seed2 = os_random64();
-  }
-  mt_philox_seed(g, seed, seed2);
-}
-
-/* A generator valid for `samples` 128-bit samples; the node's state moves
- * past them (ReserveSamples128). */
-static int reserve(mt_kernel_ctx* ctx, uint64_t samples, mt_philox* out) {
-  if (!ctx->state) {
-    seed_from_attrs(ctx->op, out);
-    return 1;
-  }
-  mt_rng_state* st = mt_state_rng(ctx->state, ctx->op, ctx->status);
-  if (!st) return 0;
-  pthread_mutex_lock(&st->mu);
-  mt_philox g;
-  if (!st->initialized) {
-    seed_from_attrs(ctx->op, &g);
-    st->initialized = 1;
-  } else {
-    memcpy(g.ctr, st->words, sizeof g.ctr);
-    memcpy(g.key, st->words + 4, sizeof g.key);
-  }
-  *out = g;
-  mt_philox_skip(&g, samples);
-  memcpy(st->words, g.ctr, sizeof g.ctr);
-  memcpy(st->words + 4, g.key, sizeof g.key);
-  pthread_mutex_unlock(&st->mu);
-  return 1;
-}
+#include "runtime/status.h"
 
 /* ---- samplers ---- */
 
@@ -197,8 +150,7 @@ static int fixed_load_file(mt_kernel_ctx* ctx, sampler* s, const char* path, int
                            int64_t shard) {
   FILE* f = fopen(path, "r");
   if (!f) {
-    mt_status_setf(ctx->status, errno == ENOENT ? TF_NOT_FOUND : TF_UNKNOWN, "%s; %s", path,
-                   strerror(errno));
+    mt_status_setf(ctx->status, mt_errno_code(errno), "%s; %s", path, strerror(errno));
     return 0;
   }
   char* line = NULL;
@@ -393,7 +345,7 @@ static void run_sampler(mt_kernel_ctx* ctx, sampler_kind kind) {
     }
   }
   mt_philox g;
-  if (sec && reserve(ctx, ((uint64_t)2048 * (uint64_t)num_sampled + 3) / 4, &g)) {
+  if (sec && mt_philox_reserve(ctx, ((uint64_t)2048 * (uint64_t)num_sampled + 3) / 4, &g)) {
     mt_simple_philox r;
     mt_simple_philox_init(&r, &g);
     int64_t* batch = mt_tensor_data(cand);

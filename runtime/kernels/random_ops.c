@@ -302,10 +302,7 @@ static void seed_from_attrs(const TF_Operation* op, mt_philox* g) {
   mt_philox_seed(g, seed, seed2);
 }
 
-/* Hands out a generator valid for `samples` 128-bit samples and advances
- * the node's state past them (TensorFlow's ReserveSamples128). Without a
- * session state (a kernel run outside a session), a fresh generator. */
-static int reserve(mt_kernel_ctx* ctx, uint64_t samples, mt_philox* out) {
+int mt_philox_reserve(mt_kernel_ctx* ctx, uint64_t samples, mt_philox* out) {
   if (!ctx->state) {
     seed_from_attrs(ctx->op, out);
     return 1;
@@ -423,7 +420,7 @@ static void fill_output(mt_kernel_ctx* ctx, TF_DataType dt, const mt_rng_dist* d
   TF_Tensor* out = mt_ctx_alloc(ctx, 0, dt, dims, nd);
   if (!out) return;
   mt_philox g;
-  if (!reserve(ctx, (uint64_t)mt_tensor_nelems(out) * 256u, &g)) return;
+  if (!mt_philox_reserve(ctx, (uint64_t)mt_tensor_nelems(out) * 256u, &g)) return;
   mt_rng_fill(ctx, out, d, r, &g);
 }
 
@@ -536,7 +533,7 @@ static void random_shuffle_kernel(mt_kernel_ctx* ctx) {
   }
   const int64_t size = in->dims[0];
   mt_philox g;
-  if (!reserve(ctx, ((uint64_t)size - 1 + 3) / 4, &g)) return;
+  if (!mt_philox_reserve(ctx, ((uint64_t)size - 1 + 3) / 4, &g)) return;
   TF_Tensor* out = mt_tensor_copy(in, ctx->status);
   if (!out) return;
   ctx->outputs[0] = out;
@@ -723,7 +720,7 @@ static void multinomial_kernel(mt_kernel_ctx* ctx) {
   /* TensorFlow reserves for doubles (2 words each), rounded up to 4 words. */
   const uint64_t words = (uint64_t)batch * (uint64_t)((samples + 3) / 4 * 4) * 2u;
   mt_philox g;
-  if (!reserve(ctx, words * 256u, &g)) return;
+  if (!mt_philox_reserve(ctx, words * 256u, &g)) return;
   mt_rng_multinomial_run(ctx, out, &g);
 }
 

@@ -19,6 +19,11 @@ typedef struct mt_philox {
 
 /* TensorFlow's layout: `seed` fills the key, `seed2` the upper counter words. */
 void mt_philox_seed(mt_philox* g, uint64_t seed, uint64_t seed2);
+/* The node's generator (per session and node, seeded from its seed/seed2 attrs, or from
+ * the OS when both are 0), valid for `samples` 128-bit samples; the node's state moves past
+ * them (TensorFlow's ReserveSamples128). Without a session state (a kernel run outside a
+ * session), a fresh generator. 0 with the status set when the state cannot be had. */
+int mt_philox_reserve(mt_kernel_ctx* ctx, uint64_t samples, mt_philox* out);
 /* Advances the 128-bit counter by n samples. */
 void mt_philox_skip(mt_philox* g, uint64_t n);
 /* One 128-bit sample (4 words); advances the counter by one. */
