@@ -19,37 +19,16 @@ import tensorflow as tf_root  # noqa: E402
 
 v1 = tf_root.compat.v1
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "python"))
+import api_coverage_cases as cases  # noqa: E402
 OUT = os.path.join(HERE, "..", "tests", "fixtures", "api_coverage.json")
 
 MODULES = ["", "layers", "losses", "metrics", "nn", "math", "linalg", "image", "random",
            "sparse", "initializers"]
 
 
-def default_repr(value):
-    if value is inspect.Parameter.empty:
-        return "<required>"
-    if isinstance(value, tf_root.dtypes.DType):
-        return "<dtype:%s>" % value.name
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return repr(value)
-    if isinstance(value, tuple) and all(
-            v is None or isinstance(v, (bool, int, float, str)) for v in value):
-        return repr(value)
-    return "<object>"
-
-
 def params_of(obj):
-    target = obj.__init__ if inspect.isclass(obj) else obj
-    try:
-        sig = inspect.signature(target)
-    except (TypeError, ValueError):
-        return None
-    out = []
-    for p in sig.parameters.values():
-        if inspect.isclass(obj) and p.name == "self":
-            continue
-        out.append([p.name, p.kind.name, default_repr(p.default)])
-    return out
+    return cases.params_of(obj, tf_root.dtypes.DType)
 
 
 def describe(obj):

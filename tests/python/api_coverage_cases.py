@@ -46,11 +46,13 @@ def is_excluded(qname, exclusions):
     return any(".".join(parts[:i]) + ".*" in exclusions for i in range(1, len(parts)))
 
 
-def _default_repr(value):
-    from minitf.framework import dtypes
+def default_repr(value, dtype_class):
+    """How a default is recorded and compared: the repr of a plain value (None, bool, int,
+    float, str, tuple of those), "<dtype:NAME>" for a `dtype_class` instance, "<required>"
+    for none, else "<object>". Shared with tools/api_coverage.py (TF's DType there)."""
     if value is inspect.Parameter.empty:
         return "<required>"
-    if isinstance(value, dtypes.DType):
+    if isinstance(value, dtype_class):
         return "<dtype:%s>" % value.name
     if value is None or isinstance(value, (bool, int, float, str)):
         return repr(value)
@@ -60,15 +62,22 @@ def _default_repr(value):
     return "<object>"
 
 
-def _params(obj):
+def params_of(obj, dtype_class):
+    """[[name, kind, default], ...] of a function, or of a class's __init__ without self;
+    None when inspect cannot read the signature."""
     target = obj.__init__ if inspect.isclass(obj) else obj
     try:
         sig = inspect.signature(target)
     except (TypeError, ValueError):
         return None
-    return [[p.name, p.kind.name, _default_repr(p.default)]
+    return [[p.name, p.kind.name, default_repr(p.default, dtype_class)]
             for p in sig.parameters.values()
             if not (inspect.isclass(obj) and p.name == "self")]
+
+
+def _params(obj):
+    from minitf.framework import dtypes
+    return params_of(obj, dtypes.DType)
 
 
 def signature_difference(want, have):
