@@ -24,7 +24,7 @@ import api_coverage_cases as cases  # noqa: E402
 OUT = os.path.join(HERE, "..", "tests", "fixtures", "api_coverage.json")
 
 MODULES = ["", "layers", "losses", "metrics", "nn", "math", "linalg", "image", "random",
-           "sparse", "initializers"]
+           "sparse", "initializers", "strings", "io", "data", "lookup", "python_io", "train"]
 
 
 def params_of(obj):
