@@ -246,3 +246,13 @@ from minitf import gfile, io  # noqa: F401,E402
 from minitf.ops.parsing_ops import (  # noqa: F401,E402
     decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
     serialize_tensor, write_file)
+
+# --- protocol buffer messages at the top level (tf.GPUOptions, tf.Summary, ...) ---
+from minitf.core.framework.summary_pb2 import (  # noqa: F401,E402
+    HistogramProto, Summary, SummaryMetadata)
+from minitf.core.protobuf.config_pb2 import (  # noqa: F401,E402
+    GPUOptions, GraphOptions, OptimizerOptions)
+from minitf.core.protobuf.meta_graph_pb2 import MetaGraphDef, TensorInfo  # noqa: F401,E402
+from minitf.core.util.event_pb2 import Event, LogMessage, SessionLog  # noqa: F401,E402
+from minitf.errors import OpError  # noqa: F401,E402
+from minitf.framework.ops import init_scope  # noqa: F401,E402

@@ -1220,6 +1220,28 @@ def _get_graph_from_inputs(op_input_list, graph=None):
 
 
 @contextlib.contextmanager
+def init_scope():
+    """Lifts op creation out of control-flow and function-building contexts (tf.init_scope).
+
+    Mirrors TensorFlow's `tf.compat.v1.init_scope` in graph mode: on entry the control
+    dependencies are cleared and, while a function (a cond branch, a loop body, a
+    `Dataset.map` body) is being built, the outermost graph becomes the default graph.
+    The current name scope is kept: an op named "v" inside `name_scope("outer")` is
+    still "outer/v". Used for variables and optimizer slots, which must not depend on
+    the ops around their creation. Raises nothing itself.
+    """
+    graph = get_default_graph()
+    scope = graph.get_name_scope()
+    if scope and not scope.endswith("/"):
+        scope += "/"  # re-enter the scope as is instead of making "outer_1"
+    outer = graph
+    while getattr(outer, "outer_graph", None) is not None:
+        outer = outer.outer_graph
+    with outer.as_default(), outer.control_dependencies(None), outer.name_scope(scope or None):
+        yield
+
+
+@contextlib.contextmanager
 def name_scope(name, default_name=None, values=None):
     """tf.compat.v1.name_scope: a scope named `name` (or `default_name`) in
     the graph of `values` (or the default graph); yields "scope/"."""

@@ -96,3 +96,4 @@ from minitf.summary.writer import FileWriterCache as SummaryWriterCache  # noqa:
 from minitf.training.monitored_session import (  # noqa: F401,E402
     ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
     SingularMonitoredSession, WorkerSessionCreator)
+from minitf.core.protobuf.cluster_pb2 import ClusterDef, JobDef  # noqa: F401,E402

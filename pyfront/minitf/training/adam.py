@@ -13,11 +13,12 @@ class AdamOptimizer(optimizer.Optimizer):
     lr_t m / (sqrt(v) + epsilon)).
 
     Args: learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8 (floats, Tensors or
-    callables), use_locking, name."""
+    callables), use_locking, name, use_own_namescope_for_non_slot_vars (True puts
+    beta1_power / beta2_power under the root variable scope `<name>/`, as TF)."""
 
     def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 use_locking=False, name="Adam"):
-        super().__init__(use_locking, name)
+                 use_locking=False, name="Adam", use_own_namescope_for_non_slot_vars=False):
+        super().__init__(use_locking, name, use_own_namescope_for_non_slot_vars)
         self._lr = learning_rate
         self._beta1 = beta1
         self._beta2 = beta2

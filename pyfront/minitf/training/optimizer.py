@@ -17,12 +17,12 @@ The updates are grouped by `_finish` into the returned op; with `global_step`, t
 1 to it after the updates. Slots ("w/Adam", "w/Adam_1") and non-slot variables
 ("beta1_power") are named as TensorFlow names them, so checkpoints line up.
 """
-import contextlib
 
 from minitf.framework import dtypes, ops
 from minitf.framework.indexed_slices import IndexedSlices, convert_to_tensor_or_indexed_slices
 from minitf.framework.op_def_library import apply_op
-from minitf.ops import array_ops, control_flow_ops, gradients_impl, math_ops, state_ops, variables
+from minitf.ops import (array_ops, control_flow_ops, gradients_impl, math_ops, state_ops,
+                        variable_scope, variables)
 from minitf.training import slot_creator
 
 _FLOATS = (dtypes.float16, dtypes.bfloat16, dtypes.float32, dtypes.float64)
@@ -92,13 +92,6 @@ def _get_processor(v):
     raise NotImplementedError("Trying to optimize unsupported type ", v)
 
 
-@contextlib.contextmanager
-def _init_scope(graph):
-    """TensorFlow's ops.init_scope in graph mode: no control dependencies, top name scope."""
-    with graph.as_default(), ops.control_dependencies(None), graph.name_scope(None):
-        yield
-
-
 class Optimizer:
     """Base class of the TF1 optimizers (tf.compat.v1.train.Optimizer).
 
@@ -110,11 +103,17 @@ class Optimizer:
     GATE_OP = 1
     GATE_GRAPH = 2
 
-    def __init__(self, use_locking, name):
+    def __init__(self, use_locking, name, use_own_namescope_for_non_slot_vars=False):
         if not name:
             raise ValueError("Must specify the optimizer name")
         self._use_locking = use_locking
         self._name = name
+        # As TF: non-slot variables (Adam's beta1_power, ...) go under a root variable scope
+        # of the optimizer's own (`Adam/beta1_power`) instead of the current name scope.
+        self._use_own_namescope_for_non_slot_vars = use_own_namescope_for_non_slot_vars
+        if use_own_namescope_for_non_slot_vars:
+            with variable_scope.variable_scope(None, default_name=name) as vs:
+                self._non_slot_variable_scope = vs
         self._slots = {}
         self._non_slot_dict = {}
 
@@ -204,7 +203,7 @@ class Optimizer:
         if not var_list:
             raise ValueError("No gradients provided for any variable: %s." %
                              ([str(v) for _, v, _ in converted],))
-        with _init_scope(var_list[0].graph):
+        with var_list[0].graph.as_default(), ops.init_scope():
             self._create_slots(var_list)
         update_ops = []
         with ops.name_scope(name, self._name) as name:
@@ -325,10 +324,19 @@ class Optimizer:
         v = self._non_slot_dict.get(key)
         if v is None:
             with ops.colocate_with(colocate_with):
-                v = variables.Variable(initial_value, name=name, trainable=False,
-                                       use_resource=_is_resource(colocate_with))
+                v = self._new_non_slot_variable(initial_value, name, colocate_with)
             self._non_slot_dict[key] = v
         return v
+
+    def _new_non_slot_variable(self, initial_value, name, colocate_with):
+        use_resource = _is_resource(colocate_with)
+        if not self._use_own_namescope_for_non_slot_vars:
+            return variables.Variable(initial_value, name=name, trainable=False,
+                                      use_resource=use_resource)
+        with ops.name_scope(""):
+            with variable_scope.variable_scope(self._non_slot_variable_scope):
+                return variable_scope.get_variable(name, initializer=initial_value,
+                                                   trainable=False, use_resource=use_resource)
 
     def _get_non_slot_variable(self, name, graph=None):
         return self._non_slot_dict.get((name, graph or ops.get_default_graph()))

@@ -24,9 +24,12 @@ _sym_db = _symbol_database.Default()
 
 from minitf.core.framework import graph_pb2 as minitf_dot_core_dot_framework_dot_graph__pb2
 from minitf.core.framework import step_stats_pb2 as minitf_dot_core_dot_framework_dot_step__stats__pb2
+from minitf.core.protobuf import cluster_pb2 as minitf_dot_core_dot_protobuf_dot_cluster__pb2
+from minitf.core.protobuf import rewriter_config_pb2 as minitf_dot_core_dot_protobuf_dot_rewriter__config__pb2
+from minitf.core.protobuf import rpc_options_pb2 as minitf_dot_core_dot_protobuf_dot_rpc__options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.POOL.AddSerializedFile(b'\n!minitf/core/protobuf/config.proto\x12\ntensorflow\x1a!minitf/core/framework/graph.proto\x1a&minitf/core/framework/step_stats.proto\"A\n\x15ThreadPoolOptionProto\x12\x13\n\x0bnum_threads\x18\x01 \x01(\x05\x12\x13\n\x0bglobal_name\x18\x02 \x01(\t\"\x8f\x04\n\x0b\x43onfigProto\x12>\n\x0c\x64\x65vice_count\x18\x01 \x03(\x0b\x32(.tensorflow.ConfigProto.DeviceCountEntry\x12$\n\x1cintra_op_parallelism_threads\x18\x02 \x01(\x05\x12$\n\x1cinter_op_parallelism_threads\x18\x05 \x01(\x05\x12\x1f\n\x17use_per_session_threads\x18\t \x01(\x08\x12G\n\x1csession_inter_op_thread_pool\x18\x0c \x03(\x0b\x32!.tensorflow.ThreadPoolOptionProto\x12\x18\n\x10placement_period\x18\x03 \x01(\x05\x12\x16\n\x0e\x64\x65vice_filters\x18\x04 \x03(\t\x12\x1c\n\x14\x61llow_soft_placement\x18\x07 \x01(\x08\x12\x1c\n\x14log_device_placement\x18\x08 \x01(\x08\x12\x1f\n\x17operation_timeout_in_ms\x18\x0b \x01(\x03\x12\x1d\n\x15isolate_session_state\x18\x0f \x01(\x08\x12(\n share_cluster_devices_in_session\x18\x11 \x01(\x08\x1a\x32\n\x10\x44\x65viceCountEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\"\x9a\x02\n\nRunOptions\x12\x36\n\x0btrace_level\x18\x01 \x01(\x0e\x32!.tensorflow.RunOptions.TraceLevel\x12\x15\n\rtimeout_in_ms\x18\x02 \x01(\x03\x12\x1c\n\x14inter_op_thread_pool\x18\x03 \x01(\x05\x12\x1f\n\x17output_partition_graphs\x18\x05 \x01(\x08\x12*\n\"report_tensor_allocations_upon_oom\x18\x07 \x01(\x08\"R\n\nTraceLevel\x12\x0c\n\x08NO_TRACE\x10\x00\x12\x12\n\x0eSOFTWARE_TRACE\x10\x01\x12\x12\n\x0eHARDWARE_TRACE\x10\x02\x12\x0e\n\nFULL_TRACE\x10\x03\"h\n\x0bRunMetadata\x12)\n\nstep_stats\x18\x01 \x01(\x0b\x32\x15.tensorflow.StepStats\x12.\n\x10partition_graphs\x18\x03 \x03(\x0b\x32\x14.tensorflow.GraphDefb\x06proto3')
+DESCRIPTOR = _descriptor_pool.POOL.AddSerializedFile(b'\n!minitf/core/protobuf/config.proto\x12\ntensorflow\x1a!minitf/core/framework/graph.proto\x1a&minitf/core/framework/step_stats.proto\x1a\"minitf/core/protobuf/cluster.proto\x1a*minitf/core/protobuf/rewriter_config.proto\x1a&minitf/core/protobuf/rpc_options.proto\"\xea\t\n\nGPUOptions\x12\'\n\x1fper_process_gpu_memory_fraction\x18\x01 \x01(\x01\x12\x14\n\x0c\x61llow_growth\x18\x04 \x01(\x08\x12\x16\n\x0e\x61llocator_type\x18\x02 \x01(\t\x12\x1f\n\x17\x64\x65\x66\x65rred_deletion_bytes\x18\x03 \x01(\x03\x12\x1b\n\x13visible_device_list\x18\x05 \x01(\t\x12\"\n\x1apolling_active_delay_usecs\x18\x06 \x01(\x05\x12$\n\x1cpolling_inactive_delay_msecs\x18\x07 \x01(\x05\x12\x1c\n\x14\x66orce_gpu_compatible\x18\x08 \x01(\x08\x12\x39\n\x0c\x65xperimental\x18\t \x01(\x0b\x32#.tensorflow.GPUOptions.Experimental\x1a\xa3\x07\n\x0c\x45xperimental\x12K\n\x0fvirtual_devices\x18\x01 \x03(\x0b\x32\x32.tensorflow.GPUOptions.Experimental.VirtualDevices\x12#\n\x1bnum_virtual_devices_per_gpu\x18\x0f \x01(\x05\x12\x1a\n\x12use_unified_memory\x18\x02 \x01(\x08\x12#\n\x1bnum_dev_to_dev_copy_streams\x18\x03 \x01(\x05\x12\x1d\n\x15\x63ollective_ring_order\x18\x04 \x01(\t\x12\x1d\n\x15timestamped_allocator\x18\x05 \x01(\x08\x12#\n\x1bkernel_tracker_max_interval\x18\x07 \x01(\x05\x12 \n\x18kernel_tracker_max_bytes\x18\x08 \x01(\x05\x12\"\n\x1akernel_tracker_max_pending\x18\t \x01(\x05\x12\'\n\x1finternal_fragmentation_fraction\x18\n \x01(\x01\x12,\n$disallow_retry_on_allocation_failure\x18\x0c \x01(\x08\x12 \n\x18gpu_host_mem_limit_in_mb\x18\r \x01(\x02\x12$\n\x1cgpu_host_mem_disallow_growth\x18\x0e \x01(\x08\x12$\n\x1cgpu_system_memory_size_in_mb\x18\x10 \x01(\x05\x12.\n&populate_pjrt_gpu_client_creation_info\x18\x11 \x01(\x08\x12\x0f\n\x07node_id\x18\x12 \x01(\x05\x12T\n\x14stream_merge_options\x18\x13 \x01(\x0b\x32\x36.tensorflow.GPUOptions.Experimental.StreamMergeOptions\x1aS\n\x0eVirtualDevices\x12\x17\n\x0fmemory_limit_mb\x18\x01 \x03(\x02\x12\x10\n\x08priority\x18\x02 \x03(\x05\x12\x16\n\x0e\x64\x65vice_ordinal\x18\x03 \x03(\x05\x1a\x85\x01\n\x12StreamMergeOptions\x12#\n\x1bmerge_host_to_device_stream\x18\x01 \x01(\x08\x12#\n\x1bmerge_device_to_host_stream\x18\x02 \x01(\x08\x12%\n\x1dmerge_device_to_device_stream\x18\x03 \x01(\x08\"\x9d\x03\n\x10OptimizerOptions\x12+\n#do_common_subexpression_elimination\x18\x01 \x01(\x08\x12\x1b\n\x13\x64o_constant_folding\x18\x02 \x01(\x08\x12$\n\x1cmax_folded_constant_in_bytes\x18\x06 \x01(\x03\x12\x1c\n\x14\x64o_function_inlining\x18\x04 \x01(\x08\x12\x35\n\topt_level\x18\x03 \x01(\x0e\x32\".tensorflow.OptimizerOptions.Level\x12\x45\n\x10global_jit_level\x18\x05 \x01(\x0e\x32+.tensorflow.OptimizerOptions.GlobalJitLevel\x12\x16\n\x0e\x63pu_global_jit\x18\x07 \x01(\x08\" \n\x05Level\x12\x06\n\x02L1\x10\x00\x12\x0f\n\x02L0\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\"C\n\x0eGlobalJitLevel\x12\x0b\n\x07\x44\x45\x46\x41ULT\x10\x00\x12\x10\n\x03OFF\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x12\x08\n\x04ON_1\x10\x01\x12\x08\n\x04ON_2\x10\x02\"\xc1\x02\n\x0cGraphOptions\x12\x1e\n\x16\x65nable_recv_scheduling\x18\x02 \x01(\x08\x12\x37\n\x11optimizer_options\x18\x03 \x01(\x0b\x32\x1c.tensorflow.OptimizerOptions\x12\x18\n\x10\x62uild_cost_model\x18\x04 \x01(\x03\x12\x1e\n\x16\x62uild_cost_model_after\x18\t \x01(\x03\x12\x14\n\x0cinfer_shapes\x18\x05 \x01(\x08\x12\x1a\n\x12place_pruned_graph\x18\x06 \x01(\x08\x12 \n\x18\x65nable_bfloat16_sendrecv\x18\x07 \x01(\x08\x12\x15\n\rtimeline_step\x18\x08 \x01(\x05\x12\x33\n\x0frewrite_options\x18\n \x01(\x0b\x32\x1a.tensorflow.RewriterConfig\"0\n\x0fSessionMetadata\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x03\"A\n\x15ThreadPoolOptionProto\x12\x13\n\x0bnum_threads\x18\x01 \x01(\x05\x12\x13\n\x0bglobal_name\x18\x02 \x01(\t\"\xe0\x0b\n\x0b\x43onfigProto\x12>\n\x0c\x64\x65vice_count\x18\x01 \x03(\x0b\x32(.tensorflow.ConfigProto.DeviceCountEntry\x12$\n\x1cintra_op_parallelism_threads\x18\x02 \x01(\x05\x12$\n\x1cinter_op_parallelism_threads\x18\x05 \x01(\x05\x12\x1f\n\x17use_per_session_threads\x18\t \x01(\x08\x12G\n\x1csession_inter_op_thread_pool\x18\x0c \x03(\x0b\x32!.tensorflow.ThreadPoolOptionProto\x12\x18\n\x10placement_period\x18\x03 \x01(\x05\x12\x16\n\x0e\x64\x65vice_filters\x18\x04 \x03(\t\x12+\n\x0bgpu_options\x18\x06 \x01(\x0b\x32\x16.tensorflow.GPUOptions\x12\x38\n\x18pluggable_device_options\x18\x12 \x01(\x0b\x32\x16.tensorflow.GPUOptions\x12\x1c\n\x14\x61llow_soft_placement\x18\x07 \x01(\x08\x12\x1c\n\x14log_device_placement\x18\x08 \x01(\x08\x12/\n\rgraph_options\x18\n \x01(\x0b\x32\x18.tensorflow.GraphOptions\x12\x1f\n\x17operation_timeout_in_ms\x18\x0b \x01(\x03\x12+\n\x0brpc_options\x18\r \x01(\x0b\x32\x16.tensorflow.RPCOptions\x12+\n\x0b\x63luster_def\x18\x0e \x01(\x0b\x32\x16.tensorflow.ClusterDef\x12\x1d\n\x15isolate_session_state\x18\x0f \x01(\x08\x12(\n share_cluster_devices_in_session\x18\x11 \x01(\x08\x12:\n\x0c\x65xperimental\x18\x10 \x01(\x0b\x32$.tensorflow.ConfigProto.Experimental\x1a\x32\n\x10\x44\x65viceCountEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x05:\x02\x38\x01\x1a\xa0\x05\n\x0c\x45xperimental\x12\x1f\n\x17\x63ollective_group_leader\x18\x01 \x01(\t\x12\x15\n\rexecutor_type\x18\x03 \x01(\t\x12\x1a\n\x12recv_buf_max_chunk\x18\x04 \x01(\x05\x12\x19\n\x11use_numa_affinity\x18\x05 \x01(\x08\x12\x35\n-collective_deterministic_sequential_execution\x18\x06 \x01(\x08\x12\x17\n\x0f\x63ollective_nccl\x18\x07 \x01(\x08\x12\x36\n.share_session_state_in_clusterspec_propagation\x18\x08 \x01(\x08\x12\x1f\n\x17\x64isable_thread_spinning\x18\t \x01(\x08\x12(\n share_cluster_devices_in_session\x18\n \x01(\x08\x12\x35\n\x10session_metadata\x18\x0b \x01(\x0b\x32\x1b.tensorflow.SessionMetadata\x12!\n\x19optimize_for_static_graph\x18\x0c \x01(\x08\x12\x1a\n\x12\x65nable_mlir_bridge\x18\r \x01(\x08\x12\'\n\x1f\x64isable_output_partition_graphs\x18\x0e \x01(\x08\x12#\n\x1bxla_fusion_autotuner_thresh\x18\x0f \x01(\x03\x12&\n\x1e\x65nable_mlir_graph_optimization\x18\x10 \x01(\x08\x12\x10\n\x08use_tfrt\x18\x12 \x01(\x08\x12\'\n\x1f\x64isable_functional_ops_lowering\x18\x15 \x01(\x08\x12\'\n\x1fxla_prefer_single_graph_cluster\x18\x16 \x01(\x08\"\x9a\x02\n\nRunOptions\x12\x36\n\x0btrace_level\x18\x01 \x01(\x0e\x32!.tensorflow.RunOptions.TraceLevel\x12\x15\n\rtimeout_in_ms\x18\x02 \x01(\x03\x12\x1c\n\x14inter_op_thread_pool\x18\x03 \x01(\x05\x12\x1f\n\x17output_partition_graphs\x18\x05 \x01(\x08\x12*\n\"report_tensor_allocations_upon_oom\x18\x07 \x01(\x08\"R\n\nTraceLevel\x12\x0c\n\x08NO_TRACE\x10\x00\x12\x12\n\x0eSOFTWARE_TRACE\x10\x01\x12\x12\n\x0eHARDWARE_TRACE\x10\x02\x12\x0e\n\nFULL_TRACE\x10\x03\"h\n\x0bRunMetadata\x12)\n\nstep_stats\x18\x01 \x01(\x0b\x32\x15.tensorflow.StepStats\x12.\n\x10partition_graphs\x18\x03 \x03(\x0b\x32\x14.tensorflow.GraphDefb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,16 +38,36 @@ if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
   _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._loaded_options = None
   _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_options = b'8\001'
-  _globals['_THREADPOOLOPTIONPROTO']._serialized_start=124
-  _globals['_THREADPOOLOPTIONPROTO']._serialized_end=189
-  _globals['_CONFIGPROTO']._serialized_start=192
-  _globals['_CONFIGPROTO']._serialized_end=719
-  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_start=669
-  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_end=719
-  _globals['_RUNOPTIONS']._serialized_start=722
-  _globals['_RUNOPTIONS']._serialized_end=1004
-  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_start=922
-  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_end=1004
-  _globals['_RUNMETADATA']._serialized_start=1006
-  _globals['_RUNMETADATA']._serialized_end=1110
+  _globals['_GPUOPTIONS']._serialized_start=245
+  _globals['_GPUOPTIONS']._serialized_end=1503
+  _globals['_GPUOPTIONS_EXPERIMENTAL']._serialized_start=572
+  _globals['_GPUOPTIONS_EXPERIMENTAL']._serialized_end=1503
+  _globals['_GPUOPTIONS_EXPERIMENTAL_VIRTUALDEVICES']._serialized_start=1284
+  _globals['_GPUOPTIONS_EXPERIMENTAL_VIRTUALDEVICES']._serialized_end=1367
+  _globals['_GPUOPTIONS_EXPERIMENTAL_STREAMMERGEOPTIONS']._serialized_start=1370
+  _globals['_GPUOPTIONS_EXPERIMENTAL_STREAMMERGEOPTIONS']._serialized_end=1503
+  _globals['_OPTIMIZEROPTIONS']._serialized_start=1506
+  _globals['_OPTIMIZEROPTIONS']._serialized_end=1919
+  _globals['_OPTIMIZEROPTIONS_LEVEL']._serialized_start=1818
+  _globals['_OPTIMIZEROPTIONS_LEVEL']._serialized_end=1850
+  _globals['_OPTIMIZEROPTIONS_GLOBALJITLEVEL']._serialized_start=1852
+  _globals['_OPTIMIZEROPTIONS_GLOBALJITLEVEL']._serialized_end=1919
+  _globals['_GRAPHOPTIONS']._serialized_start=1922
+  _globals['_GRAPHOPTIONS']._serialized_end=2243
+  _globals['_SESSIONMETADATA']._serialized_start=2245
+  _globals['_SESSIONMETADATA']._serialized_end=2293
+  _globals['_THREADPOOLOPTIONPROTO']._serialized_start=2295
+  _globals['_THREADPOOLOPTIONPROTO']._serialized_end=2360
+  _globals['_CONFIGPROTO']._serialized_start=2363
+  _globals['_CONFIGPROTO']._serialized_end=3867
+  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_start=3142
+  _globals['_CONFIGPROTO_DEVICECOUNTENTRY']._serialized_end=3192
+  _globals['_CONFIGPROTO_EXPERIMENTAL']._serialized_start=3195
+  _globals['_CONFIGPROTO_EXPERIMENTAL']._serialized_end=3867
+  _globals['_RUNOPTIONS']._serialized_start=3870
+  _globals['_RUNOPTIONS']._serialized_end=4152
+  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_start=4070
+  _globals['_RUNOPTIONS_TRACELEVEL']._serialized_end=4152
+  _globals['_RUNMETADATA']._serialized_start=4154
+  _globals['_RUNMETADATA']._serialized_end=4258
 # @@protoc_insertion_point(module_scope)
