@@ -67,6 +67,7 @@ from minitf.training.rmsprop import RMSPropOptimizer  # noqa: F401,E402
 from minitf.training.learning_rate_decay import (  # noqa: F401,E402
     cosine_decay, cosine_decay_restarts, exponential_decay, inverse_time_decay,
     linear_cosine_decay, natural_exp_decay, noisy_linear_cosine_decay, piecewise_constant,
+    piecewise_constant as piecewise_constant_decay,
     polynomial_decay)
 from minitf.training.training_util import (  # noqa: F401,E402
     create_global_step, get_global_step, get_or_create_global_step, global_step)
@@ -74,8 +75,9 @@ from minitf.training.training_util import (  # noqa: F401,E402
 # --- checkpoints: Saver, the state file, reading checkpoints by name ---
 from minitf.training.saver import Saver, export_meta_graph, import_meta_graph  # noqa: F401,E402,E501
 from minitf.training.checkpoint_management import (  # noqa: F401,E402
-    checkpoint_exists, generate_checkpoint_state_proto, get_checkpoint_mtimes,
-    get_checkpoint_state, latest_checkpoint, remove_checkpoint, update_checkpoint_state)
+    checkpoint_exists, checkpoints_iterator, generate_checkpoint_state_proto,
+    get_checkpoint_mtimes, get_checkpoint_state, latest_checkpoint, remove_checkpoint,
+    update_checkpoint_state)
 from minitf.training.checkpoint_utils import (  # noqa: F401,E402
     init_from_checkpoint, list_variables, load_checkpoint, load_variable)
 from minitf.training.py_checkpoint_reader import NewCheckpointReader  # noqa: F401,E402

@@ -10,6 +10,7 @@ import glob
 import logging
 import os
 import re
+import time
 
 from google.protobuf import text_format
 
@@ -225,3 +226,51 @@ def meta_graph_filename(checkpoint_filename, meta_graph_suffix="meta"):
 __all__ = ["latest_checkpoint", "get_checkpoint_state", "update_checkpoint_state",
            "checkpoint_exists", "get_checkpoint_mtimes", "remove_checkpoint",
            "meta_graph_filename", "generate_checkpoint_state_proto"]
+
+
+def wait_for_new_checkpoint(checkpoint_dir, last_checkpoint=None, seconds_to_sleep=1,
+                            timeout=None):
+    """Polls `checkpoint_dir` until its latest checkpoint differs from `last_checkpoint`
+    (tf.compat.v1.train.wait_for_new_checkpoint's behaviour, as checkpoints_iterator uses it).
+
+    Args: checkpoint_dir (str), last_checkpoint (prefix or None), seconds_to_sleep between
+    polls, timeout (seconds; None waits forever). Returns the new checkpoint prefix, or None
+    once sleeping again would pass the timeout.
+    """
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last_checkpoint:
+            return path
+        if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir, min_interval_secs=0, timeout=None, timeout_fn=None):
+    """Yields each new checkpoint prefix of `checkpoint_dir` as it appears
+    (tf.compat.v1.train.checkpoints_iterator).
+
+    Args:
+      checkpoint_dir: the directory whose `checkpoint` state file names the latest checkpoint.
+      min_interval_secs: at least this many seconds pass between two yields.
+      timeout: the most seconds to wait for the next checkpoint; None waits forever.
+      timeout_fn: called when a wait times out; the iterator ends when it returns True and
+        waits again when it returns False. Without one, a timeout ends the iterator.
+    Yields:
+      str checkpoint prefixes, each newer than the last.
+    """
+    checkpoint_path = None
+    while True:
+        new_path = wait_for_new_checkpoint(checkpoint_dir, checkpoint_path, timeout=timeout)
+        if new_path:
+            start = time.time()
+            checkpoint_path = new_path
+            yield checkpoint_path
+            wait = start + min_interval_secs - time.time()
+            if wait > 0:
+                time.sleep(wait)
+        elif timeout_fn is None:
+            return
+        if timeout_fn is not None and timeout_fn():
+            return
