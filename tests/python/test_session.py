@@ -215,3 +215,15 @@ def test_control_input_added_after_a_run_is_honoured():
         y.op._add_control_input(assign.op)
         assert sess.run(y) == 2.0
         assert sess.run(v) == 5.0
+
+
+def test_string_feed_keeps_trailing_nul_bytes():
+    # As TF 2.21: bytes fed as a scalar or a list keep their trailing NULs (an "S" array
+    # would strip them).
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.string, [])
+        q = tf.placeholder(tf.string, [2])
+        with tf.Session() as sess:
+            assert sess.run(tf.identity(p), {p: b"ab\x00\x00"}) == b"ab\x00\x00"
+            got = sess.run(tf.identity(q), {q: [b"ab\x00", b"c\x00\x00"]})
+            assert list(got) == [b"ab\x00", b"c\x00\x00"]

@@ -356,7 +356,11 @@ class BaseSession:
                     val = np.asarray(val, dtype=np_dtype)
                 shape = val.shape
             else:
-                shape = np.shape(val)
+                if not isinstance(val, np.ndarray):
+                    # As TF: an object array keeps each bytes value whole (a fixed-width "S"
+                    # array would drop trailing NUL bytes).
+                    val = np.asarray(val, dtype=object)
+                shape = val.shape
             if not t.shape.is_compatible_with(shape):
                 raise ValueError("Cannot feed value of shape %r for Tensor %s, which has shape %s" %
                                  (tuple(shape), t.name, str(t.shape)))
