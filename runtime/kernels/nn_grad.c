@@ -72,7 +72,11 @@ static void relu6_grad(mt_grad_ctx* g) { act_grad(g, "Relu6Grad", 0); }
 static void leaky_relu_grad(mt_grad_ctx* g) { act_grad(g, "LeakyReluGrad", 0); }
 static void elu_grad(mt_grad_ctx* g) { act_grad(g, "EluGrad", 1); }
 static void selu_grad(mt_grad_ctx* g) { act_grad(g, "SeluGrad", 1); }
-static void softplus_grad(mt_grad_ctx* g) { act_grad(g, "SoftplusGrad", 0); }
+/* As TensorFlow: grad * sigmoid(x) (not the SoftplusGrad kernel), so higher derivatives go
+ * through Sigmoid's gradient and the graph's nodes match TF's. */
+static void softplus_grad(mt_grad_ctx* g) {
+  g->dx[0] = named2(g, "Mul", "mul", g->dy[0], mt_g_unary(g, "Sigmoid", mt_g_x(g, 0)));
+}
 static void softsign_grad(mt_grad_ctx* g) { act_grad(g, "SoftsignGrad", 0); }
 
 static TF_Output sum_last_keep(mt_grad_ctx* g, TF_Output x) {

@@ -147,3 +147,21 @@ def test_grad_ys_of_another_dtype_is_a_type_error():
         a = tf.constant([1.0, 2.0])
         with pytest.raises(TypeError, match="does not match type int32"):
             tf.gradients(a * 2.0, a, grad_ys=tf.constant([1, 2]))
+
+
+def test_softplus_gradient_graph_is_tensorflows():
+    # TF 2.21 builds grad * sigmoid(x) (not SoftplusGrad); the op list and values below
+    # are what TF printed for the same program.
+    with tf.Graph().as_default() as g:
+        x = tf.constant([-1.0, 0.5, 3.0])
+        dx = tf.gradients(tf.nn.softplus(x), x)[0]
+        ddx = tf.gradients(dx, x)[0]
+        ops = [op.name + ":" + op.type for op in g.get_operations()]
+        assert ops[5:7] == ["gradients/Softplus_grad/Sigmoid:Sigmoid",
+                            "gradients/Softplus_grad/mul:Mul"]
+        assert ops[-1] == \
+            "gradients_1/gradients/Softplus_grad/Sigmoid_grad/SigmoidGrad:SigmoidGrad"
+        with tf.Session() as sess:
+            got_dx, got_ddx = sess.run([dx, ddx])
+    np.testing.assert_allclose(got_dx, [0.26894143, 0.62245935, 0.95257413], rtol=1e-6)
+    np.testing.assert_allclose(got_ddx, [0.19661194, 0.23500371, 0.04517666], rtol=1e-6)
