@@ -131,8 +131,9 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_nn_api.py tests/python/test_linalg.py tests/python/test_image_ops.py \
 	  tests/python/test_image_fuzz.py tests/python/test_records.py
 
-# GraphDef decoding, hand-written vs protoc-c (figures only; bench/graphdef_decode.c). The
-# runtime is compiled in statically: the decoders are hidden inside libc_api.so.
+# GraphDef decoding: the importer's (protoc-c unpack + conversion) vs plain unpack (figures
+# only; bench/graphdef_decode.c). The runtime is compiled in statically: the decoders are
+# hidden inside libc_api.so.
 bench-graphdef: build/bench/graphdef_decode
 	./build/bench/graphdef_decode
 

@@ -1,8 +1,10 @@
-/* GraphDef decoding: the hand-written decoder the importer uses (runtime/graphdef.c,
- * mt_graph_def_parse: bytes -> the runtime's node/attr/tensor structs) beside the codec
- * protoc-c generates from graph.proto (tensorflow__graph_def__unpack: bytes -> protobuf-c
- * structs, which an importer would still have to convert), and the whole TF_GraphImportGraphDef
+/* GraphDef decoding: what the importer uses (runtime/graphdef_decode.c, mt_graph_def_parse:
+ * nesting check, protoc-c's unpack into an arena, conversion into the runtime's
+ * node/attr/tensor structs) beside protoc-c's plain unpack alone (tensorflow__graph_def__unpack
+ * with malloc: bytes -> protobuf-c structs, no conversion), and the whole TF_GraphImportGraphDef
  * for scale, on the GraphDefs in tests/fixtures. Medians of interleaved samples, same run.
+ * (Until the importer moved onto the generated codec, "decode" was a hand-written wire
+ * decoder; docs/DESIGN.md has the figures before and after.)
  *
  *   make bench-graphdef     (builds build/bench/graphdef_decode and runs it from the repo root)
  *
@@ -58,7 +60,7 @@ static uint8_t* read_file(const char* path, size_t* len) {
   return buf;
 }
 
-static int hand(const uint8_t* data, size_t len, TF_Status* s) {
+static int decode(const uint8_t* data, size_t len, TF_Status* s) {
   mt_graph_def gd;
   int ok = mt_graph_def_parse(data, len, &gd, s);
   if (ok) mt_graph_def_clear(&gd);
@@ -83,13 +85,13 @@ int main(void) {
   TF_Status* s = TF_NewStatus();
   printf("GraphDef decode, us per GraphDef: medians of %d interleaved samples, the median\n"
          "same-sample ratio, and each side's fastest sample (least disturbed)\n", SAMPLES);
-  printf("%-46s %7s %6s %9s %9s %8s %9s %9s %9s\n", "fixture", "bytes", "nodes", "hand",
-         "protoc-c", "gen/hand", "hand min", "gen min", "import");
+  printf("%-46s %7s %6s %9s %9s %8s %9s %9s %9s\n", "fixture", "bytes", "nodes", "decode",
+         "unpack", "unp/dec", "dec min", "unp min", "import");
   for (size_t f = 0; f < sizeof FIXTURES / sizeof *FIXTURES; f++) {
     size_t len = 0;
     uint8_t* data = read_file(FIXTURES[f], &len);
     Tensorflow__GraphDef* probe = data ? tensorflow__graph_def__unpack(NULL, len, data) : NULL;
-    if (!probe || !hand(data, len, s) || !import(data, len, s)) {
+    if (!probe || !decode(data, len, s) || !import(data, len, s)) {
       fprintf(stderr, "%s: %s\n", FIXTURES[f], probe ? TF_Message(s) : "unreadable");
       return 1;
     }
@@ -98,11 +100,11 @@ int main(void) {
     /* enough repetitions that one sample takes ~5 ms */
     int reps = 1;
     for (double t0 = now(); now() - t0 < 0.005; reps *= 2)
-      for (int r = 0; r < reps; r++) hand(data, len, s);
+      for (int r = 0; r < reps; r++) decode(data, len, s);
     double th[SAMPLES], tg[SAMPLES], ti[SAMPLES];
     for (int k = 0; k < SAMPLES; k++) {
       double t0 = now();
-      for (int r = 0; r < reps; r++) hand(data, len, s);
+      for (int r = 0; r < reps; r++) decode(data, len, s);
       double t1 = now();
       for (int r = 0; r < reps; r++) generated(data, len);
       double t2 = now();

@@ -126,9 +126,8 @@ void TF_OperationGetAttrValueProto(TF_Operation* oper, const char* attr_name,
 
 void TF_SetAttrValueProto(TF_OperationDescription* desc, const char* attr_name,
                           const void* proto, size_t proto_len, TF_Status* status) {
-  mt_pb_reader r = mt_pb_reader_make(proto, proto_len, 0);
   mt_attr_value v;
-  if (!mt_attr_value_from_proto(&r, &v, status)) {
+  if (!mt_attr_value_parse(proto, proto_len, &v, status)) {
     mt_status_prefix(status, "Unparseable AttrValue proto for attr '%s': ", attr_name);
     /* TF_FinishOperation then fails too, so the bad node is never added. */
     if (!desc->deferred) desc->deferred = TF_NewStatus();

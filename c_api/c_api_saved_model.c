@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "minitf/core/protobuf/saved_model.pb-c.h"
+#include "runtime/pb_unpack.h"
 #include "runtime/function.h"
 #include "runtime/graph.h"
 #include "runtime/pbtext.h"
@@ -86,7 +87,9 @@ static Tensorflow__SavedModel* read_saved_model(const char* export_dir, TF_Statu
     size_t len = 0;
     uint8_t* data = read_all(pb, &len, s);
     if (data) {
-      sm = tensorflow__saved_model__unpack(NULL, len, data);
+      /* nesting-checked: the GraphDef inside may hold hostile nested AttrValues */
+      sm = (Tensorflow__SavedModel*)mt_pb_unpack(&tensorflow__saved_model__descriptor, data, len,
+                                                 NULL, "SavedModel", s);
       if (!sm) mt_status_setf(s, TF_DATA_LOSS, "Can't parse %s as binary proto", pb);
       free(data);
     }
@@ -97,7 +100,9 @@ static Tensorflow__SavedModel* read_saved_model(const char* export_dir, TF_Statu
     uint8_t* bin = text ? mt_pbtext_parse(&tensorflow__saved_model__descriptor, (char*)text,
                                           len, &blen, err, sizeof err)
                         : NULL;
-    if (bin) sm = tensorflow__saved_model__unpack(NULL, blen, bin);
+    if (bin)
+      sm = (Tensorflow__SavedModel*)mt_pb_unpack(&tensorflow__saved_model__descriptor, bin, blen,
+                                                 NULL, "SavedModel", s);
     if (text && !sm) mt_status_setf(s, TF_DATA_LOSS, "Can't parse %s as text proto", pbtxt);
     free(text);
     free(bin);

@@ -13,8 +13,7 @@ void TF_TensorFromProto(const TF_Buffer* from, TF_Tensor** to, TF_Status* status
     mt_status_setf(status, TF_INVALID_ARGUMENT, "TF_TensorFromProto: NULL buffer");
     return;
   }
-  mt_pb_reader r = mt_pb_reader_make(from->data, from->length, 0);
-  *to = mt_tensor_from_proto(&r, status);
+  *to = mt_tensor_parse(from->data, from->length, status);
   if (*to) TF_SetStatus(status, TF_OK, "");
 }
 

@@ -76,9 +76,8 @@ void MT_RemoveAllControlInputs(TF_Graph* graph, TF_Operation* op, TF_Status* sta
 
 void MT_SetAttr(TF_Graph* graph, TF_Operation* op, const char* attr_name, const void* proto,
                 size_t proto_len, TF_Status* status) {
-  mt_pb_reader r = mt_pb_reader_make(proto, proto_len, 0);
   mt_attr_value v;
-  if (!mt_attr_value_from_proto(&r, &v, status)) {
+  if (!mt_attr_value_parse(proto, proto_len, &v, status)) {
     mt_status_prefix(status, "Unparseable AttrValue proto for attr '%s': ", attr_name);
     return;
   }

@@ -542,7 +542,8 @@ static int decode_slice_meta(mt_pb_reader* r, mt_v1_reader* rd, int file, slice_
       ok = (name = mt_pb_strdup(&f, "SavedSliceMeta", s)) != NULL;
     } else if (f.num == 2) {
       ok = mt_pb_expect(&f, MT_PB_LEN, "SavedSliceMeta", s) &&
-           mt_pb_sub(r, &f, &sub, "SavedSliceMeta", s) && mt_shape_from_proto(&sub, &shape, s);
+           mt_pb_sub(r, &f, &sub, "SavedSliceMeta", s) &&
+           mt_shape_parse(f.data, f.len, &shape, s);
     } else if (f.num == 3) {
       ok = mt_pb_expect(&f, MT_PB_VARINT, "SavedSliceMeta", s);
       dt = (TF_DataType)(int32_t)f.v;

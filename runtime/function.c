@@ -1,8 +1,5 @@
-/* Functions: parsing FunctionDefs, graph libraries, instantiation and
- * calls. See runtime/function.h. FunctionDef field numbers (TensorFlow's
- * function.proto): signature = 1, node_def = 3, ret = 4, attr = 5,
- * control_ret = 6, arg_attr = 7. FunctionDefLibrary: function = 1,
- * gradient = 2 (GradientDef: function_name = 1, gradient_func = 2). */
+/* Functions: FunctionDefs (unpacked by protoc-c's codec, converted here),
+ * graph libraries, instantiation and calls. See runtime/function.h. */
 #include "runtime/function.h"
 
 #include <stdio.h>
@@ -12,9 +9,15 @@
 #include "minitf/core/framework/function.pb-c.h"
 #include "runtime/graph_build.h"
 #include "runtime/pb_canon.h"
+#include "runtime/pb_unpack.h"
 #include "runtime/status.h"
 
 /* ---- FunctionDef parsing ---- */
+
+static int oom(TF_Status* s) {
+  mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading a FunctionDef");
+  return 0;
+}
 
 static int grow_array(void** arr, int* cap, int need, size_t elem, TF_Status* s) {
   if (need <= *cap) return 1;
@@ -30,130 +33,79 @@ static int grow_array(void** arr, int* cap, int need, size_t elem, TF_Status* s)
   return 1;
 }
 
-/* ArgDef: name = 1, type = 3, type_attr = 4, number_attr = 5,
- * type_list_attr = 6, is_ref = 16. */
-static int arg_def_parse(mt_pb_reader* r, mt_arg_def* a, TF_Status* s) {
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(r, &f, "ArgDef", s)) > 0) {
-    char** slot = f.num == 1 ? &a->name : f.num == 4 ? &a->type_attr
-                : f.num == 5 ? &a->number_attr : f.num == 6 ? &a->type_list_attr : NULL;
-    if (slot) {
-      free(*slot);
-      if (!(*slot = mt_pb_strdup(&f, "ArgDef", s))) return 0;
-    } else if (f.num == 3 || f.num == 16) {
-      if (!mt_pb_expect(&f, MT_PB_VARINT, "ArgDef", s)) return 0;
-      if (f.num == 3) a->type = (TF_DataType)f.v;
-      else a->is_ref = f.v != 0;
-    }
-  }
-  if (rc == 0 && !a->name && !(a->name = mt_strdup(""))) rc = -1;
-  return rc == 0;
-}
-
-/* AttrDef: name = 1, type = 2 (defaults and constraints are not needed to
- * run a function). */
-static int attr_def_parse(mt_pb_reader* r, mt_attr_def* a, TF_Status* s) {
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(r, &f, "AttrDef", s)) > 0) {
-    char** slot = f.num == 1 ? &a->name : f.num == 2 ? &a->type : NULL;
-    if (!slot) continue;
-    free(*slot);
-    if (!(*slot = mt_pb_strdup(&f, "AttrDef", s))) return 0;
-  }
-  if (rc == 0 && !a->name && !(a->name = mt_strdup(""))) rc = -1;
-  if (rc == 0 && !a->type && !(a->type = mt_strdup(""))) rc = -1;
-  return rc == 0;
-}
-
-/* OpDef as a function signature: name = 1, input_arg = 2, output_arg = 3,
- * attr = 4, is_stateful = 17. */
-static int signature_parse(mt_pb_reader* r, mt_op_def* d, TF_Status* s) {
-  mt_pb_field f;
-  mt_pb_reader sub;
-  int rc, icap = 0, ocap = 0, acap = 0;
-  while ((rc = mt_pb_next(r, &f, "OpDef", s)) > 0) {
-    int ok = 1;
-    if (f.num == 1) {
-      free(d->name);
-      ok = (d->name = mt_pb_strdup(&f, "OpDef", s)) != NULL;
-    } else if (f.num == 2 || f.num == 3) {
-      mt_arg_def** arr = f.num == 2 ? &d->inputs : &d->outputs;
-      int* n = f.num == 2 ? &d->ninputs : &d->noutputs;
-      int* cap = f.num == 2 ? &icap : &ocap;
-      ok = mt_pb_sub(r, &f, &sub, "OpDef", s) &&
-           grow_array((void**)arr, cap, *n + 1, sizeof(mt_arg_def), s);
-      if (ok) {
-        memset(&(*arr)[*n], 0, sizeof(mt_arg_def));
-        (*n)++;
-        ok = arg_def_parse(&sub, &(*arr)[*n - 1], s);
-      }
-    } else if (f.num == 4) {
-      ok = mt_pb_sub(r, &f, &sub, "OpDef", s) &&
-           grow_array((void**)&d->attrs, &acap, d->nattrs + 1, sizeof(mt_attr_def), s);
-      if (ok) {
-        memset(&d->attrs[d->nattrs], 0, sizeof(mt_attr_def));
-        d->nattrs++;
-        ok = attr_def_parse(&sub, &d->attrs[d->nattrs - 1], s);
-      }
-    } else if (f.num == 17) {
-      ok = mt_pb_expect(&f, MT_PB_VARINT, "OpDef", s);
-      if (ok && f.v) d->flags |= MT_OP_STATEFUL;
-    }
-    if (!ok) return 0;
-  }
-  return rc == 0;
-}
-
-/* A map<string, string> entry (key = 1, value = 2) appended to keys/vals. */
-static int string_map_entry(mt_pb_reader* r, char*** keys, char*** vals, int* n, int* cap,
-                            TF_Status* s) {
-  char *key = NULL, *val = NULL;
-  mt_pb_field f;
-  int rc;
-  while ((rc = mt_pb_next(r, &f, "FunctionDef map entry", s)) > 0) {
-    char** slot = f.num == 1 ? &key : f.num == 2 ? &val : NULL;
-    if (!slot) continue;
-    free(*slot);
-    if (!(*slot = mt_pb_strdup(&f, "FunctionDef map entry", s))) rc = -1;
-    if (rc < 0) break;
-  }
-  if (rc == 0 && !key) key = mt_strdup("");
-  if (rc == 0 && !val) val = mt_strdup("");
-  int kcap = *cap, vcap = *cap;
-  if (rc != 0 || !key || !val || !grow_array((void**)keys, &kcap, *n + 1, sizeof(char*), s) ||
-      !grow_array((void**)vals, &vcap, *n + 1, sizeof(char*), s)) {
-    if (rc == 0 && (!key || !val))
-      mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading a FunctionDef");
-    free(key);
-    free(val);
-    return 0;
-  }
-  *cap = kcap;
-  (*keys)[*n] = key;
-  (*vals)[(*n)++] = val;
+/* Strings the runtime keeps as NULL when empty (proto3 cannot tell empty from absent). */
+static int opt_str(char** slot, const char* str, TF_Status* s) {
+  if (!str || !str[0]) return 1;
+  if (!(*slot = mt_strdup(str))) return oom(s);
   return 1;
 }
 
-static int function_field(mt_pb_reader* r, const mt_pb_field* f, mt_function* fn, int* caps,
-                          TF_Status* s) {
-  mt_pb_reader sub;
-  if (f->num != 1 && (f->num < 3 || f->num > 6)) return 1;
-  if (!mt_pb_sub(r, f, &sub, "FunctionDef", s)) return 0;
-  switch (f->num) {
-    case 1: return signature_parse(&sub, &fn->sig, s);
-    case 3:
-      if (!grow_array((void**)&fn->nodes, &caps[0], fn->nnodes + 1, sizeof(mt_node_def), s) ||
-          !mt_node_def_from_proto(&sub, &fn->nodes[fn->nnodes], s))
-        return 0;
-      fn->nnodes++;
-      return 1;
-    case 4: return string_map_entry(&sub, &fn->ret_keys, &fn->ret_vals, &fn->nret, &caps[1], s);
-    case 5: return mt_attr_map_entry_from_proto(&sub, &fn->attrs, &fn->nattrs, s);
-    default:
-      return string_map_entry(&sub, &fn->cret_keys, &fn->cret_vals, &fn->ncret, &caps[2], s);
+static int arg_defs_from_pb(Tensorflow__OpDef__ArgDef* const* p, size_t n, mt_arg_def** out,
+                            int* nout, TF_Status* s) {
+  if (!n) return 1;
+  if (!(*out = calloc(n, sizeof(mt_arg_def)))) return oom(s);
+  for (size_t k = 0; k < n; k++) {
+    mt_arg_def* a = &(*out)[k];
+    (*nout)++;
+    a->type = (TF_DataType)p[k]->type;
+    a->is_ref = p[k]->is_ref != 0;
+    if (!(a->name = mt_strdup(p[k]->name)) || !opt_str(&a->type_attr, p[k]->type_attr, s) ||
+        !opt_str(&a->number_attr, p[k]->number_attr, s) ||
+        !opt_str(&a->type_list_attr, p[k]->type_list_attr, s))
+      return a->name ? 0 : oom(s);
   }
+  return 1;
+}
+
+/* The signature: name, arguments, attrs' names and types (defaults and constraints are
+ * not needed to run a function), is_stateful. */
+static int signature_from_pb(const Tensorflow__OpDef* p, mt_op_def* d, TF_Status* s) {
+  if (!p) return 1;
+  if (p->name[0] && !(d->name = mt_strdup(p->name))) return oom(s);
+  if (!arg_defs_from_pb(p->input_arg, p->n_input_arg, &d->inputs, &d->ninputs, s) ||
+      !arg_defs_from_pb(p->output_arg, p->n_output_arg, &d->outputs, &d->noutputs, s))
+    return 0;
+  if (p->n_attr && !(d->attrs = calloc(p->n_attr, sizeof(mt_attr_def)))) return oom(s);
+  for (size_t k = 0; k < p->n_attr; k++) {
+    d->nattrs++;
+    if (!(d->attrs[k].name = mt_strdup(p->attr[k]->name)) ||
+        !(d->attrs[k].type = mt_strdup(p->attr[k]->type)))
+      return oom(s);
+  }
+  if (p->is_stateful) d->flags |= MT_OP_STATEFUL;
+  return 1;
+}
+
+/* A map<string, string> (ret, control_ret): RetEntry and ControlRetEntry share a layout. */
+static int string_map_from_pb(Tensorflow__FunctionDef__RetEntry* const* e, size_t n,
+                              char*** keys, char*** vals, int* nout, TF_Status* s) {
+  if (!n) return 1;
+  if (!(*keys = calloc(n, sizeof(char*))) || !(*vals = calloc(n, sizeof(char*)))) return oom(s);
+  for (size_t k = 0; k < n; k++) {
+    (*nout)++;
+    if (!((*keys)[k] = mt_strdup(e[k]->key)) || !((*vals)[k] = mt_strdup(e[k]->value)))
+      return oom(s);
+  }
+  return 1;
+}
+
+static int function_fields(const Tensorflow__FunctionDef* p, mt_function* fn, TF_Status* s) {
+  if (!signature_from_pb(p->signature, &fn->sig, s)) return 0;
+  if (p->n_node_def > INT32_MAX / 2) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT, "Malformed FunctionDef: too many nodes");
+    return 0;
+  }
+  if (p->n_node_def && !(fn->nodes = calloc(p->n_node_def, sizeof(mt_node_def)))) return oom(s);
+  for (size_t k = 0; k < p->n_node_def; k++) {
+    if (!mt_node_def_from_pb(p->node_def[k], &fn->nodes[k], s)) return 0;
+    fn->nnodes++;
+  }
+  for (size_t k = 0; k < p->n_attr; k++)
+    if (!mt_attr_entry_from_pb(p->attr[k]->key, p->attr[k]->value, &fn->attrs, &fn->nattrs, s))
+      return 0;
+  return string_map_from_pb(p->ret, p->n_ret, &fn->ret_keys, &fn->ret_vals, &fn->nret, s) &&
+         string_map_from_pb((Tensorflow__FunctionDef__RetEntry* const*)p->control_ret,
+                            p->n_control_ret, &fn->cret_keys, &fn->cret_vals, &fn->ncret, s);
 }
 
 static void free_strings(char** v, int n) {
@@ -181,38 +133,34 @@ void mt_function_unref(mt_function* f) {
   if (f && __atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL) == 0) function_free(f);
 }
 
-mt_function* mt_function_parse(const void* data, size_t len, TF_Status* s) {
+mt_function* mt_function_from_pb(const Tensorflow__FunctionDef* p, const void* data, size_t len,
+                                 TF_Status* s) {
   mt_function* fn = mt_calloc(1, sizeof(mt_function), s);
   if (!fn) return NULL;
   fn->refs = 1;
-  fn->fdef = malloc(len ? len : 1);
-  if (!fn->fdef) {
-    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading a FunctionDef");
-    function_free(fn);
-    return NULL;
-  }
-  if (len) memcpy(fn->fdef, data, len);
+  int ok = (fn->fdef = malloc(len ? len : 1)) != NULL || oom(s);
+  if (ok && len) memcpy(fn->fdef, data, len);
   fn->fdef_len = len;
-  mt_pb_reader r = mt_pb_reader_make(fn->fdef, len, 1);
-  mt_pb_field f;
-  int rc, caps[3] = {0, 0, 0};
-  while ((rc = mt_pb_next(&r, &f, "FunctionDef", s)) > 0)
-    if (!function_field(&r, &f, fn, caps, s)) {
-      rc = -1;
-      break;
-    }
-  if (rc == 0 && (!fn->sig.name || !fn->sig.name[0])) {
+  ok = ok && function_fields(p, fn, s);
+  if (ok && !fn->sig.name) {
     mt_status_setf(s, TF_INVALID_ARGUMENT, "FunctionDef has no signature name");
-    rc = -1;
+    ok = 0;
   }
-  if (rc == 0 && !(fn->name = mt_strdup(fn->sig.name))) {
-    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "out of memory reading a FunctionDef");
-    rc = -1;
-  }
-  if (rc != 0) {
+  if (ok && !(fn->name = mt_strdup(fn->sig.name))) ok = oom(s);
+  if (!ok) {
     function_free(fn);
     return NULL;
   }
+  return fn;
+}
+
+mt_function* mt_function_parse(const void* data, size_t len, TF_Status* s) {
+  mt_pb_arena a;
+  mt_pb_arena_init(&a);
+  ProtobufCMessage* m =
+      mt_pb_unpack(&tensorflow__function_def__descriptor, data, len, &a, "FunctionDef", s);
+  mt_function* fn = m ? mt_function_from_pb((Tensorflow__FunctionDef*)m, data, len, s) : NULL;
+  mt_pb_arena_free(&a);
   return fn;
 }
 

@@ -57,6 +57,11 @@ typedef struct mt_fn_entry {
 /* Parses a serialized FunctionDef. NULL + TF_INVALID_ARGUMENT on malformed
  * bytes or a signature without a name. The result has one reference. */
 mt_function* mt_function_parse(const void* data, size_t len, TF_Status* s);
+/* The same from an unpacked FunctionDef whose encoding is data/len (kept as the
+ * function's bytes; copied). */
+struct Tensorflow__FunctionDef;
+mt_function* mt_function_from_pb(const struct Tensorflow__FunctionDef* p, const void* data,
+                                 size_t len, TF_Status* s);
 void mt_function_ref(mt_function* f);
 void mt_function_unref(mt_function* f);
 

@@ -3,11 +3,13 @@
  * TensorShapeProto, TensorProto, AttrValue, NodeDef, GraphDef (+VersionDef),
  * OpDef/OpList, and the ConfigProto subset the session honours.
  *
- * Decoders read from an mt_pb_reader positioned on the message body and
- * report malformed input as TF_INVALID_ARGUMENT (never crashing, never
- * allocating more than the input justifies; see the tensor fill limit
- * below). Encoders append to an mt_pb_writer; allocation failure shows up as
- * the writer's `failed` flag. Everything here is reentrant: no globals.
+ * Decoding goes through protoc-c's codec generated from the package's .proto
+ * files (runtime/pb_unpack.h: nesting-checked unpack into an arena); the
+ * *_from_pb functions convert the unpacked messages, the *_parse ones take
+ * bytes. Malformed input gives TF_INVALID_ARGUMENT (never a crash, never an
+ * allocation the input does not justify; see the tensor fill limit below).
+ * Encoders append to an mt_pb_writer; allocation failure shows up as the
+ * writer's `failed` flag. Everything here is reentrant: no globals.
  */
 #ifndef MINITF_RUNTIME_GRAPHDEF_H_
 #define MINITF_RUNTIME_GRAPHDEF_H_
@@ -17,6 +19,12 @@
 #include "runtime/op_registry.h"
 #include "runtime/proto.h"
 #include "runtime/session.h"
+
+/* protoc-c's message types (the minitf/core/framework pb-c headers) */
+struct Tensorflow__TensorShapeProto;
+struct Tensorflow__TensorProto;
+struct Tensorflow__AttrValue;
+struct Tensorflow__NodeDef;
 
 /* VersionDef we write: producer is what TensorFlow 2.21 writes
  * (TF_GRAPH_DEF_VERSION, read from the fixtures), min_consumer is
@@ -35,7 +43,8 @@
 
 /* TensorShapeProto. Unknown rank -> rank -1; more than MT_MAX_DIMS dims or a
  * dim below -1 -> TF_INVALID_ARGUMENT. */
-int mt_shape_from_proto(mt_pb_reader* r, mt_shape* out, TF_Status* s);
+int mt_shape_from_pb(const struct Tensorflow__TensorShapeProto* p, mt_shape* out, TF_Status* s);
+int mt_shape_parse(const void* data, size_t len, mt_shape* out, TF_Status* s);
 void mt_shape_to_proto(mt_pb_writer* w, const mt_shape* sh);
 
 /* TensorProto -> new tensor (caller frees with TF_DeleteTensor). Reads
@@ -44,7 +53,8 @@ void mt_shape_to_proto(mt_pb_writer* w, const mt_shape* sh);
  * dcomplex_val, uint32_val, uint64_val, float8_val); a typed field shorter
  * than the element count is padded with its last value (zeros when empty).
  * NULL + TF_INVALID_ARGUMENT on malformed input or an unsupported dtype. */
-TF_Tensor* mt_tensor_from_proto(mt_pb_reader* r, TF_Status* s);
+TF_Tensor* mt_tensor_from_pb(const struct Tensorflow__TensorProto* p, TF_Status* s);
+TF_Tensor* mt_tensor_parse(const void* data, size_t len, TF_Status* s);
 /* Writes dtype, shape and the values as TensorFlow's make_tensor_proto
  * does for constants: tensor_content for more than one element of a plain
  * numeric type, else the packed typed field (float_val, int_val, bool_val,
@@ -63,7 +73,9 @@ void mt_tensor_to_proto_as(mt_pb_writer* w, const TF_Tensor* t, mt_proto_layout 
  * MT_ATTR_NONE, is_list 0; an empty list gives kind MT_ATTR_NONE, is_list 1.
  * For func values only the function name is kept (attrs of the
  * NameAttrList are dropped). */
-int mt_attr_value_from_proto(mt_pb_reader* r, mt_attr_value* out, TF_Status* s);
+int mt_attr_value_from_pb(const struct Tensorflow__AttrValue* p, mt_attr_value* out,
+                          TF_Status* s);
+int mt_attr_value_parse(const void* data, size_t len, mt_attr_value* out, TF_Status* s);
 void mt_attr_value_to_proto(mt_pb_writer* w, const mt_attr_value* v);
 
 /* A NodeDef as read from a GraphDef. All strings are owned. */
@@ -92,8 +104,9 @@ typedef struct mt_graph_def {
   int producer, min_consumer;
 } mt_graph_def;
 
-/* One map<string, AttrValue> entry (key = 1, value = 2) added to attrs. */
-int mt_attr_map_entry_from_proto(mt_pb_reader* r, mt_attr** attrs, int* nattrs, TF_Status* s);
+/* One map<string, AttrValue> entry added to attrs (value NULL: no value set). */
+int mt_attr_entry_from_pb(const char* key, const struct Tensorflow__AttrValue* value,
+                          mt_attr** attrs, int* nattrs, TF_Status* s);
 /* Writes op's attrs sorted by name as map entries of field `num`. */
 void mt_attrs_to_proto(mt_pb_writer* w, uint32_t num, const mt_attr* attrs, int nattrs);
 /* Number of tensors input arg `a` of `def` takes for a node with these
@@ -101,11 +114,13 @@ void mt_attrs_to_proto(mt_pb_writer* w, uint32_t num, const mt_attr* attrs, int 
  * default); -1 when it cannot be told. */
 int mt_arg_length(const mt_op_def* def, const mt_arg_def* a, const mt_attr* attrs, int nattrs);
 
-int mt_node_def_from_proto(mt_pb_reader* r, mt_node_def* out, TF_Status* s);
+/* On error *out is left empty. */
+int mt_node_def_from_pb(const struct Tensorflow__NodeDef* p, mt_node_def* out, TF_Status* s);
 void mt_node_def_clear(mt_node_def* n);
 
 /* Parses a serialized GraphDef (nodes, library and versions; other fields
- * are skipped). On error *out is left empty. */
+ * are ignored). Each library function keeps its FunctionDef's bytes as they
+ * sit in `data`. On error *out is left empty. */
 int mt_graph_def_parse(const void* data, size_t len, mt_graph_def* out, TF_Status* s);
 void mt_graph_def_clear(mt_graph_def* g);
 

@@ -173,8 +173,8 @@ def _tags(tag_set):
 def _shape_str(shape_proto):
     if shape_proto.unknown_rank:
         return "unknown_rank"
-    return "(%s)" % ", ".join(str(d.size) for d in shape_proto.dim) + (
-        "," if len(shape_proto.dim) == 1 else "")
+    # saved_model_cli joins the sizes: "(-1)" for one dimension, no tuple comma
+    return "(%s)" % ", ".join(str(d.size) for d in shape_proto.dim)
 
 
 def _print_tensor_info(kind, key, info, out):

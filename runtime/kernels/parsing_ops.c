@@ -125,9 +125,8 @@ static void parse_tensor_kernel(mt_kernel_ctx* ctx) {
   }
   const TF_TString* s = tstrings(in);
   const size_t len = TF_StringGetSize(s);
-  mt_pb_reader r = mt_pb_reader_make(TF_StringGetDataPointer(s), len, 0);
   TF_Status* st = TF_NewStatus();
-  TF_Tensor* t = mt_tensor_from_proto(&r, st);
+  TF_Tensor* t = mt_tensor_parse(TF_StringGetDataPointer(s), len, st);
   TF_DeleteStatus(st);
   if (!t) {
     /* TensorFlow shows the bytes in standard, padded base64. */

@@ -1171,6 +1171,171 @@ static void test_op_defs(TF_Status* s) {
   TF_DeleteBuffer(list);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The generated codec's guards and the library's original bytes */
+
+static size_t varint_len(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) v >>= 7, n++;
+  return n;
+}
+
+/* An AttrValue nesting func -> NameAttrList{name "f", attr {"k": AttrValue ...}} `depth`
+ * times around {i: 7}: each level three messages deeper. Written outside-in in one pass
+ * (lengths first), so 20,000 levels cost linear time. */
+static void put_nested_attr(mt_pb_writer* w, int depth) {
+  size_t* size = malloc(sizeof(size_t) * (size_t)(depth + 1));
+  size_t* entry = malloc(sizeof(size_t) * (size_t)(depth + 1));
+  size_t* func = malloc(sizeof(size_t) * (size_t)(depth + 1));
+  size[0] = 2;
+  for (int d = 1; d <= depth; d++) {
+    entry[d] = 3 + 1 + varint_len(size[d - 1]) + size[d - 1];
+    func[d] = 3 + 1 + varint_len(entry[d]) + entry[d];
+    size[d] = 1 + varint_len(func[d]) + func[d];
+  }
+  for (int d = depth; d >= 1; d--) {
+    mt_pb_put_tag(w, 10, MT_PB_LEN);
+    mt_pb_put_varint(w, func[d]);
+    mt_pb_put_raw(w, "\x0a\x01" "f", 3);
+    mt_pb_put_tag(w, 2, MT_PB_LEN);
+    mt_pb_put_varint(w, entry[d]);
+    mt_pb_put_raw(w, "\x0a\x01" "k", 3);
+    mt_pb_put_tag(w, 2, MT_PB_LEN);
+    mt_pb_put_varint(w, size[d - 1]);
+  }
+  mt_pb_put_int64_field(w, 3, 7); /* i: 7 */
+  free(size);
+  free(entry);
+  free(func);
+}
+
+static void test_nesting_limit(TF_Status* s) {
+  TF_Graph* g = TF_NewGraph();
+  /* 40 levels (120 messages deep) is beyond protobuf's limit of 100; 30 (90) is within. */
+  int depths[2] = {30, 40};
+  for (int k = 0; k < 2; k++) {
+    mt_pb_writer w = mt_pb_writer_make();
+    put_nested_attr(&w, depths[k]);
+    TF_Operation* op = noop_with_attr(g, k ? "deep" : "shallow", w.data, w.len, s);
+    if (k == 0) {
+      CHECK_OK(s);
+      CHECK(attr_bytes_are(op, U8(0x52, 0x03, 0x0a, 0x01, 'f'))); /* a func: its name kept */
+    } else {
+      CHECK(op == NULL);
+      CHECK_CODE(s, TF_INVALID_ARGUMENT);
+      CHECK(strstr(TF_Message(s), "nested deeper than 100") != NULL);
+    }
+    mt_pb_writer_free(&w);
+  }
+  /* 20,000 levels in a GraphDef node's attr: an error, not a stack overflow. */
+  mt_pb_writer deep = mt_pb_writer_make(), node = mt_pb_writer_make(), gd = mt_pb_writer_make();
+  put_nested_attr(&deep, 20000);
+  mt_pb_put_string_field(&node, 1, "n");
+  mt_pb_put_string_field(&node, 2, "NoOp");
+  put_attr(&node, "_a", deep.data, deep.len);
+  mt_pb_writer_free(&deep);
+  mt_pb_put_message(&gd, 1, &node);
+  TF_Buffer* b = take_buffer(&gd);
+  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+  TF_GraphImportGraphDef(g, b, o, s);
+  CHECK_CODE(s, TF_INVALID_ARGUMENT);
+  CHECK(strstr(TF_Message(s), "Invalid GraphDef: Malformed GraphDef: messages nested") != NULL);
+  TF_DeleteImportGraphDefOptions(o);
+  TF_DeleteBuffer(b);
+  TF_DeleteGraph(g);
+}
+
+/* A FunctionDef (Identity of one float) written the way no serializer of ours would:
+ * node_def before the signature, an unknown field (99) in the middle, the arg's
+ * attr-less fields in reverse order. */
+static void put_odd_function(mt_pb_writer* w, const char* name) {
+  mt_pb_writer node = mt_pb_writer_make(), sig = mt_pb_writer_make(), arg = mt_pb_writer_make(),
+               out = mt_pb_writer_make(), ret = mt_pb_writer_make();
+  mt_pb_put_string_field(&node, 1, "id");
+  mt_pb_put_string_field(&node, 2, "Identity");
+  mt_pb_put_string_field(&node, 3, "x");
+  put_attr(&node, "T", U8(0x30, 0x01));
+  mt_pb_put_message(w, 3, &node);
+  mt_pb_put_string_field(w, 99, "kept as it came");
+  mt_pb_put_int64_field(&arg, 3, TF_FLOAT);
+  mt_pb_put_string_field(&arg, 1, "x");
+  mt_pb_put_int64_field(&out, 3, TF_FLOAT);
+  mt_pb_put_string_field(&out, 1, "y");
+  mt_pb_put_string_field(&sig, 1, name);
+  mt_pb_put_message(&sig, 2, &arg);
+  mt_pb_put_message(&sig, 3, &out);
+  mt_pb_put_message(w, 1, &sig);
+  mt_pb_put_string_field(&ret, 1, "y");
+  mt_pb_put_string_field(&ret, 2, "id:output:0");
+  mt_pb_put_message(w, 4, &ret);
+}
+
+/* The FunctionDef bytes of every library function in an exported GraphDef. */
+static int library_functions(const TF_Buffer* gd, mt_pb_field* out, int cap, TF_Status* s) {
+  mt_pb_reader r = mt_pb_reader_make(gd->data, gd->length, 0), lib;
+  mt_pb_field f, g;
+  int n = 0;
+  while (mt_pb_next(&r, &f, "GraphDef", s) > 0) {
+    if (f.num != 2) continue;
+    lib = mt_pb_reader_make(f.data, f.len, 1);
+    while (mt_pb_next(&lib, &g, "FunctionDefLibrary", s) > 0)
+      if (g.num == 1 && n < cap) out[n++] = g;
+  }
+  return n;
+}
+
+static void test_library_bytes_kept(TF_Status* s) {
+  mt_pb_writer fa = mt_pb_writer_make(), fb = mt_pb_writer_make(), gd = mt_pb_writer_make();
+  put_odd_function(&fa, "odd_a");
+  put_odd_function(&fb, "odd_b");
+  /* two library fields (they merge) around a PartitionedCall of odd_b */
+  mt_pb_writer lib1 = mt_pb_writer_make(), lib2 = mt_pb_writer_make(), call = mt_pb_writer_make();
+  mt_pb_put_bytes_field(&lib1, 1, fa.data, fa.len);
+  mt_pb_put_message(&gd, 2, &lib1);
+  put_node(&gd, "c", "Const", NULL, NULL, NULL);
+  mt_pb_put_string_field(&call, 1, "call");
+  mt_pb_put_string_field(&call, 2, "PartitionedCall");
+  mt_pb_put_string_field(&call, 3, "c");
+  put_attr(&call, "Tin", U8(0x0a, 0x02, 0x30, 0x01));  /* [float] */
+  put_attr(&call, "Tout", U8(0x0a, 0x02, 0x30, 0x01));
+  put_attr(&call, "f", U8(0x52, 0x07, 0x0a, 0x05, 'o', 'd', 'd', '_', 'b'));
+  mt_pb_put_message(&gd, 1, &call);
+  mt_pb_put_bytes_field(&lib2, 1, fb.data, fb.len);
+  mt_pb_put_message(&gd, 2, &lib2);
+  TF_Buffer* b = take_buffer(&gd);
+  TF_Graph* g = TF_NewGraph();
+  TF_ImportGraphDefOptions* o = TF_NewImportGraphDefOptions();
+  TF_GraphImportGraphDef(g, b, o, s);
+  CHECK_OK(s);
+  CHECK(TF_GraphNumFunctions(g) == 2);
+  CHECK(run_scalar(g, out_named(g, "call", 0), s) == 2.0f);
+  CHECK_OK(s);
+  TF_Buffer* ex = export_graph(g, s);
+  mt_pb_field fns[4];
+  int n = library_functions(ex, fns, 4, s);
+  CHECK(n == 2);
+  CHECK(n == 2 && fns[0].len == fa.len && !memcmp(fns[0].data, fa.data, fa.len));
+  CHECK(n == 2 && fns[1].len == fb.len && !memcmp(fns[1].data, fb.data, fb.len));
+  /* and one FunctionDef through TF_FunctionToFunctionDef */
+  TF_Function* got[2];
+  CHECK(TF_GraphGetFunctions(g, got, 2, s) == 2);
+  TF_Buffer* one = TF_NewBuffer();
+  TF_FunctionToFunctionDef(got[0], one, s);
+  CHECK_OK(s);
+  int same_a = one->length == fa.len && !memcmp(one->data, fa.data, fa.len);
+  int same_b = one->length == fb.len && !memcmp(one->data, fb.data, fb.len);
+  CHECK(same_a || same_b);
+  TF_DeleteBuffer(one);
+  TF_DeleteFunction(got[0]);
+  TF_DeleteFunction(got[1]);
+  TF_DeleteBuffer(ex);
+  TF_DeleteImportGraphDefOptions(o);
+  TF_DeleteBuffer(b);
+  TF_DeleteGraph(g);
+  mt_pb_writer_free(&fa);
+  mt_pb_writer_free(&fb);
+}
+
 int main(void) {
   TF_Status* s = TF_NewStatus();
   test_wire_fields(s);
@@ -1194,6 +1359,8 @@ int main(void) {
   test_import_order_and_errors(s);
   test_import_options(s);
   test_op_defs(s);
+  test_nesting_limit(s);
+  test_library_bytes_kept(s);
   TF_DeleteStatus(s);
   CTEST_END();
 }

@@ -311,6 +311,20 @@ def test_cli_inspect_saved_model():
     assert "outputs['path'] tensor_info:\n        dtype: DT_STRING\n        shape: ()" in text
 
 
+def test_cli_shape_strings_are_saved_model_clis():
+    """saved_model_cli prints '(' + ', '.join(sizes) + ')': one dimension is "(-1)", with
+    no tuple comma; a scalar "()"; unknown rank "unknown_rank"."""
+    from minitf import cli
+    from minitf.core.framework import tensor_shape_pb2
+    one = tensor_shape_pb2.TensorShapeProto(dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=-1)])
+    two = tensor_shape_pb2.TensorShapeProto(dim=[tensor_shape_pb2.TensorShapeProto.Dim(size=-1),
+                                                 tensor_shape_pb2.TensorShapeProto.Dim(size=3)])
+    assert cli._shape_str(one) == "(-1)"
+    assert cli._shape_str(two) == "(-1, 3)"
+    assert cli._shape_str(tensor_shape_pb2.TensorShapeProto()) == "()"
+    assert cli._shape_str(tensor_shape_pb2.TensorShapeProto(unknown_rank=True)) == "unknown_rank"
+
+
 def test_cli_run_saved_model(tmp_path):
     xfile = str(tmp_path / "x.npy")
     np.save(xfile, X)

@@ -421,6 +421,26 @@ def test_init_from_checkpoint():
             tf.train.init_from_checkpoint(prefix, {"nope": a})
 
 
+def test_init_from_checkpoint_onto_partitioned_variables():
+    """A partitioned variable named in the map (or found under a mapped scope) is its parts,
+    each restoring its slice of the checkpoint's tensor (TF's _collect_partitioned_variable);
+    the checkpoint was written by TF."""
+    prefix = os.path.join(CKPTS, "resource", "model-3")
+    with tf.Graph().as_default():
+        pk = tf.get_variable("pk", shape=[3, 2], dtype=tf.float64,
+                             partitioner=tf.fixed_size_partitioner(3))
+        with tf.variable_scope("part"):
+            sk = tf.get_variable("kernel", shape=[3, 2], dtype=tf.float64,
+                                 partitioner=tf.fixed_size_partitioner(2))
+        tf.train.init_from_checkpoint(prefix, {"layer/kernel": "pk", "layer/": "part/"})
+        assert [v.name for v in pk] == ["pk/part_0:0", "pk/part_1:0", "pk/part_2:0"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert [sess.run(v).shape for v in sk] == [(2, 2), (1, 2)]
+            np.testing.assert_array_equal(sess.run(tf.concat(list(pk), 0)), saver_cases.C)
+            np.testing.assert_array_equal(sess.run(tf.concat(list(sk), 0)), saver_cases.C)
+
+
 @pytest.mark.parametrize("name", ["sharded1", "sharded2"])
 def test_tf_sharded_checkpoint_restores(name, tmp_path):
     """TF's sharded save (two data files merged into one index for sharded2) restores

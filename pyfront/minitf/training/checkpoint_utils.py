@@ -73,6 +73,8 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
             var = current
         else:
             var = store_vars.get(current, None)
+            if var is None:  # a partitioned variable: its parts, each restoring its slice
+                var = _collect_partitioned_variable(current, store_vars)
         if var is not None:
             if tensor_name_in_ckpt not in variable_map:
                 raise ValueError("Tensor %s is not found in %s checkpoint %s" % (
@@ -110,7 +112,21 @@ def init_from_checkpoint(ckpt_dir_or_file, assignment_map):
             if full not in variable_map:
                 raise ValueError("Tensor %s (%s in %s) is not found in %s checkpoint" % (
                     full, var_name[len(scopes) + 1:], tensor_name_in_ckpt, ckpt_dir_or_file))
-            _set_variable_or_list_initializer(store_vars[var_name], ckpt_file, full)
+            var = store_vars.get(var_name, None)
+            if var is None:
+                var = _collect_partitioned_variable(var_name, store_vars)
+            _set_variable_or_list_initializer(var, ckpt_file, full)
+
+
+def _collect_partitioned_variable(name, all_vars):
+    """The parts name/part_0, name/part_1, ... of a partitioned variable in the variable
+    store, in order; None when there are none."""
+    if name + "/part_0" not in all_vars:
+        return None
+    parts = []
+    while name + "/part_%d" % len(parts) in all_vars:
+        parts.append(all_vars[name + "/part_%d" % len(parts)])
+    return parts
 
 
 def _set_checkpoint_initializer(variable, ckpt_file, tensor_name, slice_spec,

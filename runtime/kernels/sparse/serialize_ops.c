@@ -158,9 +158,8 @@ static void serialize_many_sparse_kernel(mt_kernel_ctx* ctx) {
 /* ---- DeserializeManySparse ---- */
 
 static TF_Tensor* parse(mt_kernel_ctx* ctx, const TF_TString* s, int64_t i, int col) {
-  mt_pb_reader r = mt_pb_reader_make(TF_StringGetDataPointer(s), TF_StringGetSize(s), 0);
   TF_Status st = {TF_OK, NULL};
-  TF_Tensor* t = mt_tensor_from_proto(&r, &st);
+  TF_Tensor* t = mt_tensor_parse(TF_StringGetDataPointer(s), TF_StringGetSize(s), &st);
   free(st.msg);
   if (!t) {
     (void)i, (void)col; /* TensorFlow's message names no position */
