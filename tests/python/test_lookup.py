@@ -53,3 +53,38 @@ def test_lookup_case(name):
                 assert _msg(info.value) == want["run_error"]
             else:
                 assert [cases.jsonable(v) for v in sess.run(ts)] == want["values"]
+
+
+def test_lookup_before_initialization_and_initializing_twice():
+    # TF 2.21 (checked by hand): FailedPreconditionError "Table not initialized." from the
+    # find node; running the initializer again with the same data is fine.
+    with tf.Graph().as_default():
+        t = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(["a"], [1]), 0)
+        out = t.lookup(tf.constant(["a", "b"]))
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.FailedPreconditionError) as info:
+                sess.run(out)
+            msg = info.value.message
+            assert msg[msg.rindex("\nNode: '") + 1:].split("\n")[:2] == [
+                "Node: 'hash_table_Lookup/LookupTableFindV2'", "Table not initialized."]
+            sess.run(t.initializer)
+            sess.run(t.initializer)
+            assert sess.run(out).tolist() == [1, 0]
+        with tf.Session() as sess:  # a new session has its own, uninitialized table
+            with pytest.raises(tf.errors.FailedPreconditionError):
+                sess.run(out)
+
+
+def test_mutable_table_class():
+    # Worked by hand: insert then remove, export in any order.
+    with tf.Graph().as_default():
+        t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
+        ins = t.insert(["a", "b", "c"], tf.constant([1, 2, 3], tf.int64))
+        rm = t.remove(["b"])
+        with tf.Session() as sess:
+            sess.run(ins)
+            sess.run(rm)
+            assert sess.run(t.lookup(tf.constant(["a", "b", "c"]))).tolist() == [1, -1, 3]
+            keys, values = sess.run(t.export())
+            assert sorted(zip(keys.tolist(), values.tolist())) == [(b"a", 1), (b"c", 3)]
+            assert sess.run(t.size()) == 2
