@@ -150,6 +150,25 @@ CASES = {
     "segment_join_bad_id": lambda tf: tf.strings.unsorted_segment_join(
         ["a", "b"], tf.placeholder_with_default([0, 5], shape=None), 2),
     "bytes_split": lambda tf: tf.strings.bytes_split("abc"),
+    # empty inputs
+    "split_empty_vector": lambda tf: tf.string_split(tf.constant([], tf.string)),
+    "reduce_join_empty_axis": lambda tf: tf.strings.reduce_join(
+        tf.zeros([2, 0], tf.string), axis=1, separator=","),
+    "fingerprint_empty_rows": lambda tf: tf.fingerprint(tf.zeros([3, 0], tf.int32)),
+    "fingerprint_no_rows": lambda tf: tf.fingerprint(tf.zeros([0, 4], tf.float32)),
+    "length_empty": lambda tf: tf.strings.length(tf.constant([], tf.string)),
+    "hash_fast_empty": lambda tf: tf.strings.to_hash_bucket_fast(tf.constant([], tf.string), 5),
+    "substr_utf8_out_of_range": lambda tf: tf.strings.substr(["\xe9t\xe9"], 4, 1,
+                                                             unit="UTF8_CHAR"),
+    "substr_utf8_whole": lambda tf: tf.strings.substr(["\xe9t\xe9"], 3, 1, unit="UTF8_CHAR"),
+    "to_number_uint": lambda tf: tf.strings.to_number(["4294967295", "0"], tf.uint32),
+    "to_number_uint64_neg": lambda tf: tf.strings.to_number(["-1"], tf.uint64),
+    "ngrams_empty_row": lambda tf: tf.raw_ops.StringNGrams(
+        data=["a", "b"], data_splits=tf.constant([0, 0, 2], tf.int64), separator=" ",
+        ngram_widths=[1, 2], left_pad="", right_pad="", pad_width=0,
+        preserve_short_sequences=True),
+    "segment_join_empty_segments": lambda tf: tf.strings.unsorted_segment_join(
+        tf.constant([], tf.string), tf.constant([], tf.int32), 2),
 }
 
 

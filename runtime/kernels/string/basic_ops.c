@@ -133,9 +133,15 @@ static int substr_one(mt_kernel_ctx* ctx, const TF_TString* in, int64_t pos, int
   const int64_t units = utf8 ? mt_utf8_len(p, n) : (int64_t)n;
   const int64_t start = pos < 0 ? pos + units : pos;
   if (start < 0 || start > units) {
-    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "pos %lld out of range for string b'%.*s' at index %lld", (long long)pos,
-                   (int)n, p, (long long)index);
+    /* TF's two wordings: the UTF-8 path leaves the string out. */
+    if (utf8)
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "pos %lld out of range for string at index %lld", (long long)pos,
+                     (long long)index);
+    else
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "pos %lld out of range for string b'%.*s' at index %lld", (long long)pos,
+                     (int)n, p, (long long)index);
     return 0;
   }
   /* A negative len means "to the end", as TF's size_t conversion does. */
