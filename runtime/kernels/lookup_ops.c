@@ -348,8 +348,6 @@ static int insert_static(mt_kernel_ctx* ctx, table* t, const TF_Tensor* keys,
     if (e->value.n == v.n && memcmp(e->value.p, v.p, v.n) == 0) return 1;
     char ks[256], old[256], nv[256];
     elem_str(keys, i, ks, sizeof ks);
-    TF_Tensor tmp = *vals; /* the old value printed through a view of its bytes */
-    (void)tmp;
     if (t->vdt == TF_STRING) {
       snprintf(old, sizeof old, "%.*s", (int)(e->value.n < 200 ? e->value.n : 200), e->value.p);
     } else if (t->vdt == TF_INT64) {
@@ -722,7 +720,8 @@ static const mt_op_spec lookup_ops[] = {
      .attrs = "Tin: type; Tout: type", .flags = MT_OP_STATEFUL, .shape = no_output_shape,
      .kernel = insert_kernel},
     {.name = "LookupTableRemoveV2", .inputs = "table_handle: resource, keys: Tin",
-     .attrs = "Tin: type", .flags = MT_OP_STATEFUL, .shape = no_output_shape, .kernel = remove_kernel},
+     .attrs = "Tin: type", .flags = MT_OP_STATEFUL, .shape = no_output_shape,
+     .kernel = remove_kernel},
     {.name = "LookupTableSizeV2", .inputs = "table_handle: resource", .outputs = "size: int64",
      .flags = MT_OP_STATEFUL, .shape = scalar_shape, .kernel = size_kernel},
     {.name = "LookupTableExportV2", .inputs = "table_handle: resource",

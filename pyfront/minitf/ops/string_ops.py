@@ -204,7 +204,8 @@ def string_upper(input, encoding="", name=None):  # noqa: A002 - TensorFlow's na
     return _out(apply_op("StringUpper", input=input, encoding=encoding, name=name))
 
 
-def string_to_number(string_tensor=None, out_type=_dtypes.float32, name=None, input=None):  # noqa: A002
+def string_to_number(string_tensor=None, out_type=_dtypes.float32, name=None,
+                     input=None):  # noqa: A002 - TensorFlow's name
     """Parses each string of `string_tensor` (`input` its alias) as a number of `out_type`
     (float32, float64, int32, int64, uint32, uint64), surrounding whitespace allowed
     (tf.compat.v1.string_to_number / tf.compat.v1.strings.to_number; op StringToNumber).
@@ -226,7 +227,8 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1,  
                          shortest=shortest, width=width, fill=fill, name=name))
 
 
-def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None, input=None):  # noqa: A002
+def string_to_hash_bucket(string_tensor=None, num_buckets=None, name=None,
+                          input=None):  # noqa: A002 - TensorFlow's name
     """int64 tensor: each string's legacy Hash64 modulo num_buckets
     (tf.compat.v1.string_to_hash_bucket; op StringToHashBucket). TF prefers the _fast
     form; the values equal TensorFlow's bit for bit."""
