@@ -30,7 +30,57 @@ void mt_state_clear(mt_session_state* st) {
   free(st->rngs);
   st->rngs = NULL;
   st->nrngs = st->rng_cap = 0;
+  for (int k = 0; k < st->nobjs; k++) {
+    free(st->obj_keys[k]);
+    mt_variant_unref(st->objs[k]);
+  }
+  free(st->obj_keys);
+  free(st->objs);
+  st->obj_keys = NULL;
+  st->objs = NULL;
+  st->nobjs = st->obj_cap = 0;
   pthread_mutex_unlock(&st->mu);
+}
+
+static int grow_objs(mt_session_state* st) {
+  if (st->nobjs < st->obj_cap) return 1;
+  const int cap = st->obj_cap ? st->obj_cap * 2 : 8;
+  char** keys = realloc(st->obj_keys, sizeof(char*) * (size_t)cap);
+  if (!keys) return 0;
+  st->obj_keys = keys;
+  mt_variant** objs = realloc(st->objs, sizeof(mt_variant*) * (size_t)cap);
+  if (!objs) return 0;
+  st->objs = objs;
+  st->obj_cap = cap;
+  return 1;
+}
+
+mt_variant* mt_state_object(mt_session_state* st, const char* key,
+                            mt_variant* (*make)(void* arg, TF_Status* s), void* arg,
+                            int* created, TF_Status* s) {
+  if (created) *created = 0;
+  pthread_mutex_lock(&st->mu);
+  for (int k = 0; k < st->nobjs; k++) {
+    if (strcmp(st->obj_keys[k], key) == 0) {
+      mt_variant* v = st->objs[k];
+      pthread_mutex_unlock(&st->mu);
+      return v;
+    }
+  }
+  mt_variant* v = NULL;
+  char* kcopy = strdup(key);
+  if (!kcopy || !grow_objs(st)) {
+    free(kcopy);
+    mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating resource %s", key);
+  } else if ((v = make(arg, s)) != NULL) {
+    st->obj_keys[st->nobjs] = kcopy;
+    st->objs[st->nobjs++] = v;
+    if (created) *created = 1;
+  } else {
+    free(kcopy);
+  }
+  pthread_mutex_unlock(&st->mu);
+  return v;
 }
 
 static void handle_free(void* data, size_t len, void* arg) {

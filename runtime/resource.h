@@ -48,6 +48,10 @@ typedef struct mt_session_state {
   mt_var** vars;
   int nrngs, rng_cap;
   mt_rng_state** rngs;
+  /* Other session resources (lookup tables), keyed; see mt_state_object. */
+  int nobjs, obj_cap;
+  char** obj_keys;
+  mt_variant** objs;
 } mt_session_state;
 
 void mt_state_init(mt_session_state* st);
@@ -58,6 +62,16 @@ void mt_state_clear(mt_session_state* st);
  * (initialized = 0) on first use; it lives until mt_state_clear. Thread-safe.
  * NULL + TF_RESOURCE_EXHAUSTED when out of memory. */
 mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s);
+
+/* The session resource keyed `key` (e.g. "table:localhost/hash_table_x"),
+ * made by make(arg, s) when absent; the session holds one reference until
+ * mt_state_clear and the result is borrowed (valid until then; take a
+ * reference to keep it longer). `*created` (may be NULL) says whether it
+ * was made now. NULL + status when make fails or on OOM. Thread-safe: make
+ * runs under the session's lock, so one key is made once. */
+mt_variant* mt_state_object(mt_session_state* st, const char* key,
+                            mt_variant* (*make)(void* arg, TF_Status* s), void* arg,
+                            int* created, TF_Status* s);
 
 /* New scalar TF_RESOURCE tensor naming (container, name). */
 TF_Tensor* mt_resource_tensor_new(const char* container, const char* name, TF_DataType dtype,

@@ -124,6 +124,12 @@ from minitf import strings  # noqa: F401,E402
 from minitf.ops.partitioned_variables import (  # noqa: F401,E402
     fixed_size_partitioner, min_max_variable_partitioner, variable_axis_size_partitioner)
 from minitf.ops.string_ops import regex_replace, string_join  # noqa: F401,E402
+from minitf.platform import app, flags  # noqa: F401,E402
+from minitf import lookup  # noqa: F401,E402
+from minitf.ops.lookup_ops import initialize_all_tables  # noqa: F401,E402
+from minitf.ops.string_ops import (  # noqa: F401,E402
+    as_string, fingerprint, reduce_join, string_split, string_strip, string_to_hash_bucket,
+    string_to_hash_bucket_fast, string_to_hash_bucket_strong, string_to_number, substr)
 from minitf.ops.array_ops import dynamic_partition  # noqa: F401,E402
 from minitf.ops.check_ops import (  # noqa: F401,E402
     assert_equal, assert_greater, assert_greater_equal, assert_integer, assert_less,

@@ -4,12 +4,14 @@
  * what they mean in TensorFlow. The Static* forms compile their pattern
  * attr once per call here (TensorFlow compiles it at kernel construction;
  * the error, "Invalid pattern: ...", is the same and comes at the first run
- * either way). */
+ * either way). The rest of the family is in runtime/kernels/string/
+ * (element-wise ops, hashes, split/join/ngrams); this file registers it. */
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/kernel.h"
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/summarize.h"
+#include "runtime/kernels/string/string_util.h"
 #include "runtime/regex.h"
 
 static const TF_TString* tstrings(const TF_Tensor* t) {
@@ -262,4 +264,7 @@ static const mt_op_spec string_ops[] = {
 
 void mt_register_string_ops(void) {
   mt_register_ops(string_ops, (int)(sizeof string_ops / sizeof string_ops[0]));
+  mt_register_string_basic_ops();
+  mt_register_string_hash_ops();
+  mt_register_string_split_ops();
 }
