@@ -246,3 +246,10 @@ from minitf import gfile, io  # noqa: F401,E402
 from minitf.ops.parsing_ops import (  # noqa: F401,E402
     decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
     serialize_tensor, write_file)
+
+# --- queues and readers (tf.FIFOQueue ..., tf.TextLineReader ...; tf.queue) ---
+from minitf import queue  # noqa: F401,E402
+from minitf.ops.data_flow_ops import (  # noqa: F401,E402
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
+from minitf.ops.io_ops import (  # noqa: F401,E402
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, WholeFileReader)

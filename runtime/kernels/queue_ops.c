@@ -15,7 +15,9 @@
  * flag (TF_CloseSession) and deadline (RunOptions.timeout_in_ms), so a
  * blocked step always ends: TF_CANCELLED "Dequeue operation was cancelled"
  * or TF_DEADLINE_EXCEEDED "Timed out waiting for notification" (TensorFlow's
- * words). Elements a blocked multi-dequeue had taken go back to the queue.
+ * words). Elements a blocked multi-dequeue had taken then are dropped, as
+ * TensorFlow drops a cancelled attempt's partial batch (a closed queue's
+ * short batch, by contrast, goes back to the queue, as there).
  * Many-element operations make progress element by element as TensorFlow's
  * attempts do (an enqueue_many larger than the capacity, a dequeue_many
  * larger than what the queue holds), so a RandomShuffleQueue draws its
@@ -605,8 +607,8 @@ static int64_t take_n(mt_kernel_ctx* ctx, mt_queue* q, int64_t n, int allow_smal
     if (got > before) pthread_cond_broadcast(&q->cv);
     if (got == n) return got;
     if (!wait_change(q, ctx, 0)) {
-      restore(q, taken, got);
-      pthread_cond_broadcast(&q->cv);
+      /* as TensorFlow's cancelled attempt: what it had taken is dropped */
+      for (int64_t i = 0; i < got; i++) elem_free(q, taken[i]);
       return -1;
     }
   }
@@ -737,7 +739,10 @@ static void close_kernel(mt_kernel_ctx* ctx) {
   mt_queue* q = input_queue(ctx, ctx->inputs[0]);
   if (!q) return;
   pthread_mutex_lock(&q->mu);
-  if (mt_op_attr_bool(ctx->op, "cancel_pending_enqueues", 0)) q->cancel_epoch++;
+  if (mt_op_attr_bool(ctx->op, "cancel_pending_enqueues", 0))
+    q->cancel_epoch++;
+  else if (q->closed) /* TensorFlow's plain close of a closed queue fails */
+    mt_status_setf(ctx->status, TF_CANCELLED, "Queue '%s' is already closed.", q->name);
   q->closed = 1;
   pthread_cond_broadcast(&q->cv);
   pthread_mutex_unlock(&q->mu);

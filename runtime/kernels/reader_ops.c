@@ -313,8 +313,11 @@ oom:
 }
 
 /* One record, taking work items from the queue as needed (ReaderBase::Read);
- * r->mu held. 0 + status on error. */
-static int next_record(mt_kernel_ctx* ctx, mt_reader* r, const TF_Tensor* queue, record* rec) {
+ * r->mu held. 0 + status on error; 2 (no record) when stop_at_end and the
+ * work item in progress ended, as TensorFlow's ReadUpTo ends a batch at the
+ * end of a file. */
+static int next_record(mt_kernel_ctx* ctx, mt_reader* r, const TF_Tensor* queue, record* rec,
+                       int stop_at_end) {
   for (;;) {
     if (r->work_finished >= r->work_started) {
       char* work = NULL;
@@ -338,6 +341,7 @@ static int next_record(mt_kernel_ctx* ctx, mt_reader* r, const TF_Tensor* queue,
       r->f = NULL;
       r->work_finished = r->work_started;
     }
+    if (at_end && !produced && stop_at_end) return 2;
     if (produced) {
       r->records_produced++;
       return 1;
@@ -354,7 +358,7 @@ static void reader_read_kernel(mt_kernel_ctx* ctx) {
   if (!r) return;
   record rec = {0};
   pthread_mutex_lock(&r->mu);
-  const int ok = next_record(ctx, r, ctx->inputs[1], &rec);
+  const int ok = next_record(ctx, r, ctx->inputs[1], &rec, 0);
   pthread_mutex_unlock(&r->mu);
   if (ok) {
     TF_Tensor* k = mt_ctx_alloc(ctx, 0, TF_STRING, NULL, 0);
@@ -367,8 +371,9 @@ static void reader_read_kernel(mt_kernel_ctx* ctx) {
   record_clear(&rec);
 }
 
-/* ReaderReadUpToV2: up to num_records records; fewer when the queue closes
- * after at least one (TensorFlow's ReadUpTo). */
+/* ReaderReadUpToV2: up to num_records records, fewer when the file in
+ * progress ends or the queue closes after at least one (TensorFlow's
+ * ReadUpTo). */
 static void reader_read_up_to_kernel(mt_kernel_ctx* ctx) {
   mt_reader* r = input_reader(ctx);
   if (!r) return;
@@ -387,7 +392,12 @@ static void reader_read_up_to_kernel(mt_kernel_ctx* ctx) {
   if (!recs) return;
   int64_t got = 0;
   pthread_mutex_lock(&r->mu);
-  while (got < want && next_record(ctx, r, ctx->inputs[1], &recs[got])) got++;
+  while (got < want) {
+    if (got > 0 && r->work_finished >= r->work_started) break; /* a file ended the batch */
+    const int rc = next_record(ctx, r, ctx->inputs[1], &recs[got], got > 0);
+    if (rc != 1) break;
+    got++;
+  }
   pthread_mutex_unlock(&r->mu);
   if (got > 0 && ctx->status->code == TF_OUT_OF_RANGE) mt_status_setf(ctx->status, TF_OK, "%s", "");
   if (mt_ok(ctx->status)) {
