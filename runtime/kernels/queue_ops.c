@@ -586,8 +586,33 @@ static void insufficient(mt_kernel_ctx* ctx, const mt_queue* q, int64_t requeste
 /* Takes n elements into taken[] (q->mu held), blocking as needed. With
  * allow_small, a closed queue gives what it has. Returns the count taken,
  * -1 + status on error (nothing taken then). */
+/* TensorFlow's PriorityQueue takes a batch only whole: it waits for n
+ * elements; closed with fewer, it fails, and a dequeue_up_to first takes
+ * (and loses) what is left, naming the shortfall, as TensorFlow 2.21 does. */
+static int64_t take_n_priority(mt_kernel_ctx* ctx, mt_queue* q, int64_t n, int allow_small,
+                               qelem* taken) {
+  while (q->count < n) {
+    if (q->closed) {
+      const int64_t size = q->count;
+      if (allow_small) {
+        while (q->count > 0) elem_free(q, take(q));
+        pthread_cond_broadcast(&q->cv);
+        insufficient(ctx, q, n - size, 0);
+      } else {
+        insufficient(ctx, q, n, size);
+      }
+      return -1;
+    }
+    if (!wait_change(q, ctx, 0)) return -1;
+  }
+  for (int64_t i = 0; i < n; i++) taken[i] = take(q);
+  pthread_cond_broadcast(&q->cv);
+  return n;
+}
+
 static int64_t take_n(mt_kernel_ctx* ctx, mt_queue* q, int64_t n, int allow_small,
                       qelem* taken) {
+  if (q->kind == Q_PRIORITY) return take_n_priority(ctx, q, n, allow_small, taken);
   int64_t got = 0;
   for (;;) {
     const int64_t size = q->count;

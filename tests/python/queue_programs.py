@@ -148,8 +148,20 @@ def priority(tf, d):
             out["many"] = _run(tf, sess, q.dequeue_many(6))
             sess.run(q.enqueue_many(([4, 4, 0], [b"l", b"m", b"n"])))
             sess.run(q.close())
+            out["err_many_short"] = _err(tf, sess, q.dequeue_many(9), d)
+            out["size_after_many_short"] = _run(tf, sess, q.size())
             out["rest"] = _run(tf, sess, q.dequeue_many(7))
             out["err_empty"] = _err(tf, sess, q.dequeue_up_to(2), d)
+        q2 = tf.PriorityQueue(20, [tf.string], shapes=[[]], name="prq2")
+        with tf.Session() as sess:
+            sess.run(q2.enqueue_many(([5, 1, 3], [b"a", b"b", b"c"])))
+            out["err_wait"] = _err(tf, sess, q2.dequeue_many(5), d, timeout_ms=200)
+            out["size_after_wait"] = _run(tf, sess, q2.size())
+            sess.run(q2.close())
+            # TensorFlow 2.21 fails a short dequeue_up_to of a closed PriorityQueue and
+            # drops what it took
+            out["err_up_to_short"] = _err(tf, sess, q2.dequeue_up_to(10), d)
+            out["size_after_up_to_short"] = _run(tf, sess, q2.size())
     return out
 
 
