@@ -12,9 +12,9 @@
  * "<file>:<line>" (1-based, counting skipped header lines) for text lines,
  * "<file>:<record>" (0-based) for fixed-length records, the work item for
  * whole files and the identity reader. TFRecordReaderV2 is not here (it
- * needs the TFRecord format). Serialize/RestoreState are TensorFlow's
- * Unimplemented for the readers that do not support them there; the
- * identity reader's state is not supported yet either. */
+ * needs the TFRecord format). Serialize/RestoreState are TensorFlow's: the
+ * identity and whole-file readers' ReaderBaseState proto, Unimplemented for the
+ * others. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -82,7 +82,10 @@ static mt_variant* make_reader(void* arg, TF_Status* s) {
   r->record_bytes = mt_op_attr_int(op, "record_bytes", 0);
   r->footer_bytes = mt_op_attr_int(op, "footer_bytes", 0);
   r->hop_bytes = mt_op_attr_int(op, "hop_bytes", 0);
-  r->name = *a->shared ? strdup(a->shared) : mt_unique_resource_name(op->name);
+  static const char* const types[] = {"WholeFileReader", "TextLineReader",
+                                      "FixedLengthRecordReader", "IdentityReader"};
+  /* TensorFlow's reader name in messages: "<Type> '<node name>'" */
+  if (asprintf(&r->name, "%s '%s'", types[a->kind], op->name) < 0) r->name = NULL;
   if (!r->name) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating a reader");
     mt_variant_unref(&r->base);
@@ -105,7 +108,6 @@ static int check_reader_attrs(mt_kernel_ctx* ctx, int kind) {
       return 0;
     }
     if (mt_op_attr_int(op, "header_bytes", 0) < 0) msg = "header_bytes must be >= 0 not %lld";
-    if (mt_op_attr_int(op, "record_bytes", 0) <= 0) msg = "record_bytes must be > 0 not %lld";
     if (mt_op_attr_int(op, "footer_bytes", 0) < 0) msg = "footer_bytes must be >= 0 not %lld";
     if (mt_op_attr_int(op, "hop_bytes", 0) < 0) msg = "hop_bytes must be >= 0 not %lld";
   }
@@ -139,10 +141,10 @@ static void reader_op_kernel(mt_kernel_ctx* ctx, int kind) {
   if (!obj) return;
   if (((mt_reader*)obj)->kind != kind)
     mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
-                   "Shared reader '%s' is of another type than node '%s' (%s)",
+                   "Shared reader %s is of another type than node '%s' (%s)",
                    ((mt_reader*)obj)->name, ctx->op->name, ctx->op->op_type);
   else
-    ctx->outputs[0] = mt_resource_tensor_obj(container, ((mt_reader*)obj)->name, obj,
+    ctx->outputs[0] = mt_resource_tensor_obj(container, *shared ? shared : ctx->op->name, obj,
                                              ctx->status);
   mt_variant_unref(obj);
 }
@@ -442,15 +444,119 @@ static void reader_reset_kernel(mt_kernel_ctx* ctx) {
   pthread_mutex_unlock(&r->mu);
 }
 
+/* ReaderBaseState (TensorFlow's reader_base.proto, proto3): work_started = 1,
+ * work_finished = 2, num_records_produced = 3 (varints), current_work = 4 (bytes). */
+static size_t put_varint(unsigned char* p, uint64_t v) {
+  size_t n = 0;
+  do {
+    p[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+  return n;
+}
+
+static size_t encode_state(const mt_reader* r, unsigned char* out) {
+  size_t n = 0;
+  const int64_t nums[3] = {r->work_started, r->work_finished, r->records_produced};
+  for (int f = 0; f < 3; f++)
+    if (nums[f]) {
+      out[n++] = (unsigned char)((f + 1) << 3);
+      n += put_varint(out + n, (uint64_t)nums[f]);
+    }
+  const size_t wl = r->work ? strlen(r->work) : 0;
+  if (wl) {
+    out[n++] = (4 << 3) | 2;
+    n += put_varint(out + n, wl);
+    memcpy(out + n, r->work, wl);
+    n += wl;
+  }
+  return n;
+}
+
+static int get_varint(const unsigned char* p, size_t len, size_t* i, uint64_t* v) {
+  *v = 0;
+  for (int shift = 0; *i < len && shift < 64; shift += 7) {
+    const unsigned char b = p[(*i)++];
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return 1;
+  }
+  return 0;
+}
+
+/* Parses a ReaderBaseState into nums[3] and the work item; 0 when malformed. */
+static int decode_state(const unsigned char* p, size_t len, int64_t* nums, char** work) {
+  for (size_t i = 0; i < len;) {
+    uint64_t tag, v;
+    if (!get_varint(p, len, &i, &tag)) return 0;
+    if ((tag >> 3) >= 1 && (tag >> 3) <= 3 && (tag & 7) == 0) {
+      if (!get_varint(p, len, &i, &v)) return 0;
+      nums[(tag >> 3) - 1] = (int64_t)v;
+    } else if (tag == ((4 << 3) | 2)) {
+      if (!get_varint(p, len, &i, &v) || v > len - i) return 0;
+      free(*work);
+      *work = strndup((const char*)p + i, (size_t)v);
+      i += (size_t)v;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Only the identity and whole-file readers have a state in TensorFlow (the others say
+ * "Reader SerializeState" / "Reader RestoreState", Unimplemented). */
 static void serialize_state_kernel(mt_kernel_ctx* ctx) {
   mt_reader* r = input_reader(ctx);
-  if (r)
-    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "Reader SerializeState not implemented");
+  if (!r) return;
+  if (r->kind != R_IDENTITY && r->kind != R_WHOLE_FILE) {
+    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "Reader SerializeState");
+    return;
+  }
+  pthread_mutex_lock(&r->mu);
+  unsigned char* buf = malloc(40 + (r->work ? strlen(r->work) : 0));
+  const size_t n = buf ? encode_state(r, buf) : 0;
+  pthread_mutex_unlock(&r->mu);
+  TF_Tensor* out = buf ? mt_ctx_alloc(ctx, 0, TF_STRING, NULL, 0) : NULL;
+  if (out) set_string(out, 0, (const char*)buf, n);
+  if (!buf) mt_status_setf(ctx->status, TF_RESOURCE_EXHAUSTED, "OOM serializing a reader");
+  free(buf);
 }
 
 static void restore_state_kernel(mt_kernel_ctx* ctx) {
   mt_reader* r = input_reader(ctx);
-  if (r) mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "Reader RestoreState not implemented");
+  if (!r) return;
+  if (r->kind != R_IDENTITY && r->kind != R_WHOLE_FILE) {
+    mt_status_setf(ctx->status, TF_UNIMPLEMENTED, "Reader RestoreState");
+    return;
+  }
+  const TF_Tensor* t = ctx->inputs[1];
+  if (t->ndims != 0) {
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Reader state must be scalar");
+    return;
+  }
+  const TF_TString* ts = mt_tensor_data(t);
+  const unsigned char* p = (const unsigned char*)TF_StringGetDataPointer(ts);
+  const size_t len = TF_StringGetSize(ts);
+  int64_t nums[3] = {0, 0, 0};
+  char* work = NULL;
+  if (!decode_state(p, len, nums, &work) || nums[0] < 0 || nums[1] < 0 || nums[2] < 0) {
+    char esc[256];
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 5 < sizeof esc; i++)
+      o += (size_t)snprintf(esc + o, sizeof esc - o, p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\'
+                                                          ? "%c" : "\\%03o", p[i]);
+    mt_status_setf(ctx->status, TF_INVALID_ARGUMENT, "Could not parse state for %s: %s",
+                   r->name, esc);
+    free(work);
+    return;
+  }
+  pthread_mutex_lock(&r->mu);
+  close_work(r);
+  r->work = work;
+  r->work_started = nums[0];
+  r->work_finished = nums[1];
+  r->records_produced = nums[2];
+  pthread_mutex_unlock(&r->mu);
 }
 
 static void scalar_shape(mt_shape_ctx* ctx) {

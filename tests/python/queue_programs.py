@@ -219,7 +219,16 @@ def readers(tf, d):
             out["fixed_nohop"] = _run(tf, sess, fl2.read_up_to(fq2, 5), d)
             ident = tf.IdentityReader()
             out["identity"] = _run(tf, sess, ident.read(fq2), d)
+            state = sess.run(ident.serialize_state())
+            out["identity_state"] = _val(state)
             out["err_identity_end"] = _err(tf, sess, ident.read(fq2), d)
+            sess.run(ident.restore_state(state))
+            out["identity_restored"] = _run(tf, sess, [ident.num_records_produced(),
+                                                       ident.num_work_units_completed()])
+            out["err_restore"] = _err(tf, sess, ident.restore_state(b"\x01junk"), d)
+            out["err_text_state"] = _err(tf, sess, r.serialize_state(), d)
+            out["err_fixed_restore"] = _err(tf, sess, fl.restore_state(state), d)
+            out["err_whole_state"] = _err(tf, sess, w.serialize_state(), d)
     return out
 
 

@@ -26,8 +26,7 @@ class ReaderBase:
 
     Args:
       reader_ref: the resource tensor a reader op made.
-      supports_serialize: whether serialize_state/restore_state are supported (as TF's flag;
-        minitf's kernels return UnimplementedError for every reader).
+      supports_serialize: whether serialize_state/restore_state are supported (TF's flag).
     """
 
     def __init__(self, reader_ref, supports_serialize=False):
@@ -60,12 +59,13 @@ class ReaderBase:
         return _op("ReaderNumWorkUnitsCompletedV2", name=name, reader_handle=self._reader_ref)
 
     def serialize_state(self, name=None):
-        """Scalar string state (ReaderSerializeStateV2; UnimplementedError at run time)."""
+        """Scalar string: the ReaderBaseState proto (ReaderSerializeStateV2); UnimplementedError
+        at run time for the text-line and fixed-length readers, as TensorFlow."""
         return _op("ReaderSerializeStateV2", name=name, reader_handle=self._reader_ref)
 
     def restore_state(self, state, name=None):
-        """Restores a serialized state (ReaderRestoreStateV2; UnimplementedError at run
-        time)."""
+        """Restores a serialized state (ReaderRestoreStateV2): InvalidArgumentError for
+        bytes that are not a ReaderBaseState, UnimplementedError as serialize_state."""
         return _op("ReaderRestoreStateV2", name=name, reader_handle=self._reader_ref,
                    state=state)
 
