@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "c_api/include/tensorflow/c/tf_tstring.h"
 #include "runtime/kernels/all_ops.h"
@@ -39,6 +40,8 @@ typedef struct mt_reader {
   char* name;
   int64_t skip_header_lines;
   int64_t header_bytes, record_bytes, footer_bytes, hop_bytes;
+  int encoding; /* fixed length: 0 none, 1 ZLIB, 2 GZIP */
+  char* inflated; /* the decompressed work item r->f reads (fmemopen) */
   /* the work item in progress (work_started > work_finished) */
   char* work;
   FILE* f;
@@ -51,6 +54,8 @@ typedef struct mt_reader {
 static void close_work(mt_reader* r) {
   if (r->f) fclose(r->f);
   r->f = NULL;
+  free(r->inflated);
+  r->inflated = NULL;
   free(r->work);
   r->work = NULL;
 }
@@ -82,6 +87,8 @@ static mt_variant* make_reader(void* arg, TF_Status* s) {
   r->record_bytes = mt_op_attr_int(op, "record_bytes", 0);
   r->footer_bytes = mt_op_attr_int(op, "footer_bytes", 0);
   r->hop_bytes = mt_op_attr_int(op, "hop_bytes", 0);
+  const char* enc = mt_op_attr_str(op, "encoding", "");
+  r->encoding = strcmp(enc, "ZLIB") == 0 ? 1 : strcmp(enc, "GZIP") == 0 ? 2 : 0;
   static const char* const types[] = {"WholeFileReader", "TextLineReader",
                                       "FixedLengthRecordReader", "IdentityReader"};
   /* TensorFlow's reader name in messages: "<Type> '<node name>'" */
@@ -102,9 +109,9 @@ static int check_reader_attrs(mt_kernel_ctx* ctx, int kind) {
     msg = "skip_header_lines must be >= 0 not %lld";
   if (kind == R_FIXED_LENGTH) {
     const char* enc = mt_op_attr_str(op, "encoding", "");
-    if (*enc) {
-      mt_status_setf(ctx->status, TF_UNIMPLEMENTED,
-                     "FixedLengthRecordReader encoding '%s' is not supported", enc);
+    if (*enc && strcmp(enc, "ZLIB") != 0 && strcmp(enc, "GZIP") != 0) {
+      mt_status_setf(ctx->status, TF_INVALID_ARGUMENT,
+                     "FixedLengthRecordReader encoding '%s' is not ZLIB or GZIP", enc);
       return 0;
     }
     if (mt_op_attr_int(op, "header_bytes", 0) < 0) msg = "header_bytes must be >= 0 not %lld";
@@ -204,6 +211,63 @@ static int set_key_num(record* rec, const char* work, int64_t n) {
   return 1;
 }
 
+/* A compressed fixed-length work item: the whole file inflated with zlib
+ * (ZLIB or GZIP framing) into r->inflated, which r->f then reads; the
+ * header, records and footer are of the decompressed bytes, as TensorFlow's
+ * ZlibInputStream gives them. DataLoss for corrupt data. */
+static int inflate_work(mt_kernel_ctx* ctx, mt_reader* r, int64_t* size) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, r->encoding == 2 ? 15 + 16 : 15) != Z_OK) {
+    mt_status_setf(ctx->status, TF_INTERNAL, "zlib init failed for %s", r->work);
+    return 0;
+  }
+  size_t cap = 1 << 16, n = 0;
+  char* out = malloc(cap);
+  unsigned char in[1 << 16];
+  int rc = Z_OK;
+  while (out && rc != Z_STREAM_END) {
+    if (z.avail_in == 0) {
+      z.avail_in = (uInt)fread(in, 1, sizeof in, r->f);
+      z.next_in = in;
+      if (z.avail_in == 0) break; /* truncated */
+    }
+    if (n == cap) {
+      char* grown = realloc(out, cap * 2);
+      if (!grown) break;
+      out = grown;
+      cap *= 2;
+    }
+    z.next_out = (Bytef*)out + n;
+    z.avail_out = (uInt)(cap - n);
+    rc = inflate(&z, Z_NO_FLUSH);
+    n = cap - z.avail_out;
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) break;
+  }
+  char zmsg[128];
+  snprintf(zmsg, sizeof zmsg, "%s", z.msg ? z.msg : "");
+  inflateEnd(&z);
+  fclose(r->f);
+  r->f = NULL;
+  if (out && rc != Z_STREAM_END && rc != Z_OK && rc != Z_BUF_ERROR) {
+    free(out); /* TensorFlow's ZlibInputStream words */
+    mt_status_setf(ctx->status, TF_DATA_LOSS, "inflate() failed with error %d: %s", rc, zmsg);
+    return 0;
+  }
+  if (!out || rc != Z_STREAM_END) {
+    free(out);
+    mt_status_setf(ctx->status, out ? TF_DATA_LOSS : TF_RESOURCE_EXHAUSTED,
+                   out ? "%s: corrupt or truncated %s data" : "OOM inflating %s", r->work,
+                   r->encoding == 2 ? "GZIP" : "ZLIB");
+    return 0;
+  }
+  r->inflated = out;
+  r->f = fmemopen(out, n ? n : 1, "rb");
+  if (!r->f) return file_error(ctx, r->work, errno);
+  *size = (int64_t)n;
+  return 1;
+}
+
 /* Opens the work item's file (OnWorkStartedLocked). */
 static int start_work(mt_kernel_ctx* ctx, mt_reader* r) {
   r->line_number = r->record_number = 0;
@@ -218,10 +282,16 @@ static int start_work(mt_kernel_ctx* ctx, mt_reader* r) {
     free(line);
     return 1;
   }
-  struct stat st;
-  if (fstat(fileno(r->f), &st) != 0) return file_error(ctx, r->work, errno);
+  int64_t size;
+  if (r->encoding) {
+    if (!inflate_work(ctx, r, &size)) return 0;
+  } else {
+    struct stat st;
+    if (fstat(fileno(r->f), &st) != 0) return file_error(ctx, r->work, errno);
+    size = (int64_t)st.st_size;
+  }
   r->offset = r->header_bytes;
-  r->end_offset = (int64_t)st.st_size - r->footer_bytes;
+  r->end_offset = size - r->footer_bytes;
   return 1;
 }
 

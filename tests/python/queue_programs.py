@@ -179,6 +179,12 @@ def _write_files(d):
     binary = os.path.join(d, "records.bin")
     with open(binary, "wb") as f:
         f.write(b"HDR" + bytes(range(20)) + b"FT")
+    import gzip
+    import zlib
+    with open(binary + ".gz", "wb") as f:
+        f.write(gzip.compress(b"H" + bytes(range(40, 52)) + b"F", mtime=0))
+    with open(binary + ".z", "wb") as f:
+        f.write(zlib.compress(b"H" + bytes(range(60, 70)) + b"F"))
     return files, binary
 
 
@@ -229,6 +235,17 @@ def readers(tf, d):
             out["err_text_state"] = _err(tf, sess, r.serialize_state(), d)
             out["err_fixed_restore"] = _err(tf, sess, fl.restore_state(state), d)
             out["err_whole_state"] = _err(tf, sess, w.serialize_state(), d)
+        fq3 = tf.FIFOQueue(10, tf.string, shapes=[[]], name="files3")
+        with tf.Session() as sess:
+            sess.run(fq3.enqueue_many([[binary + ".gz", binary + ".z", binary]]))
+            sess.run(fq3.close())
+            gz = tf.FixedLengthRecordReader(record_bytes=4, header_bytes=1, footer_bytes=1,
+                                            encoding="GZIP")
+            out["gzip"] = _run(tf, sess, gz.read_up_to(fq3, 10), d)
+            zl = tf.FixedLengthRecordReader(record_bytes=5, header_bytes=1, footer_bytes=1,
+                                            encoding="ZLIB")
+            out["zlib"] = _run(tf, sess, zl.read_up_to(fq3, 10), d)
+            out["err_zlib_plain"] = _err(tf, sess, zl.read(fq3), d)
     return out
 
 

@@ -101,8 +101,9 @@ class TextLineReader(ReaderBase):
 class FixedLengthRecordReader(ReaderBase):
     """A reader of fixed-length records: after `header_bytes`, records of `record_bytes`
     every `hop_bytes` (or back to back), stopping before `footer_bytes`; key =
-    "<file>:<record number>" counted from 0 (FixedLengthRecordReaderV2). Only the empty
-    encoding is supported (ZLIB/GZIP give UnimplementedError at run time)."""
+    "<file>:<record number>" counted from 0 (FixedLengthRecordReaderV2). encoding "ZLIB" or
+    "GZIP" reads compressed files (the offsets are of the decompressed bytes); corrupt data
+    is DataLossError at run time."""
 
     def __init__(self, record_bytes, header_bytes=None, footer_bytes=None, hop_bytes=None,
                  name=None, encoding=None):
