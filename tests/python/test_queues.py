@@ -146,3 +146,16 @@ def test_queue_construction_errors_as_tensorflow():
         tf.train.shuffle_batch([tf.constant(1)], 2, 5, 5)
     with pytest.raises(ValueError, match="num_epochs must be > 0 not 0"):
         tf.train.limit_epochs(tf.constant(1), 0)
+
+
+def test_session_close_ends_running_queue_runners():
+    q = tf.FIFOQueue(4, tf.float32, shapes=[[]])
+    tf.train.add_queue_runner(tf.train.QueueRunner(q, [q.enqueue(tf.random_uniform([]))] * 2))
+    sess = tf.Session()
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(sess, coord)
+    assert sess.run(q.dequeue_many(3)).shape == (3,)
+    sess.close()  # the enqueue threads blocked on the full queue are cancelled
+    with pytest.raises(RuntimeError, match="Attempted to use a closed Session."):
+        coord.join(threads, stop_grace_period_secs=10)
+    assert not any(t.is_alive() for t in threads)

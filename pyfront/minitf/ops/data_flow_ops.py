@@ -123,9 +123,9 @@ class QueueBase:
         queue_shapes = [q.shapes for q in queues]
         reduced_shapes = [
             _shape_common_list([s[i] for s in queue_shapes]) for i in range(len(dtypes))]
-        from minitf.ops import array_ops
+        from minitf.ops import array_ops, indexing_ops
         queue_refs = array_ops.stack([x.queue_ref for x in queues])
-        selected_queue = array_ops.gather(queue_refs, index)
+        selected_queue = indexing_ops.gather(queue_refs, index)
         return QueueBase(dtypes=dtypes, shapes=reduced_shapes, names=names,
                          queue_ref=selected_queue)
 
