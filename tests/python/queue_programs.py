@@ -103,7 +103,8 @@ def shuffle(tf, d):
             sess.run(enq)
             out["singles"] = [_run(tf, sess, deq) for _ in range(5)]
             out["many"] = _run(tf, sess, many)
-            out["err_wait"] = _err(tf, sess, q.dequeue_many(9), d, timeout_ms=200)  # 11 - 9 < 3: waits
+            # 11 - 9 < 3 stay: it waits, takes 8 and loses them when the deadline passes
+            out["err_wait"] = _err(tf, sess, q.dequeue_many(9), d, timeout_ms=200)
             out["size_after_timeout"] = _run(tf, sess, q.size())
             sess.run(q.close())
             out["rest"] = _run(tf, sess, up_to)
