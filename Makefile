@@ -130,7 +130,7 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_stateless_random.py tests/python/test_sparse_more.py \
 	  tests/python/test_nn_api.py tests/python/test_linalg.py tests/python/test_image_ops.py \
 	  tests/python/test_image_fuzz.py tests/python/test_records.py \
-	  tests/python/test_string_more.py tests/python/test_lookup.py
+	  tests/python/test_string_more.py tests/python/test_lookup.py tests/python/test_queues.py
 
 # GraphDef decoding: the importer's (protoc-c unpack + conversion) vs plain unpack (figures
 # only; bench/graphdef_decode.c). The runtime is compiled in statically: the decoders are

@@ -42,45 +42,44 @@ void mt_state_clear(mt_session_state* st) {
   pthread_mutex_unlock(&st->mu);
 }
 
+/* Room for one more object; st->mu held. */
 static int grow_objs(mt_session_state* st) {
   if (st->nobjs < st->obj_cap) return 1;
   const int cap = st->obj_cap ? st->obj_cap * 2 : 8;
-  char** keys = realloc(st->obj_keys, sizeof(char*) * (size_t)cap);
-  if (!keys) return 0;
-  st->obj_keys = keys;
-  mt_variant** objs = realloc(st->objs, sizeof(mt_variant*) * (size_t)cap);
-  if (!objs) return 0;
-  st->objs = objs;
+  char** keys = realloc(st->obj_keys, sizeof(*keys) * (size_t)cap);
+  if (keys) st->obj_keys = keys;
+  mt_variant** objs = keys ? realloc(st->objs, sizeof(*objs) * (size_t)cap) : NULL;
+  if (objs) st->objs = objs;
+  if (!keys || !objs) return 0;
   st->obj_cap = cap;
   return 1;
 }
 
-mt_variant* mt_state_object(mt_session_state* st, const char* key,
+mt_variant* mt_state_object(mt_session_state* st, const char* key, const char* type_name,
                             mt_variant* (*make)(void* arg, TF_Status* s), void* arg,
                             int* created, TF_Status* s) {
-  if (created) *created = 0;
+  mt_variant* obj = NULL;
+  *created = 0;
   pthread_mutex_lock(&st->mu);
-  for (int k = 0; k < st->nobjs; k++) {
-    if (strcmp(st->obj_keys[k], key) == 0) {
-      mt_variant* v = st->objs[k];
-      pthread_mutex_unlock(&st->mu);
-      return v;
-    }
-  }
-  mt_variant* v = NULL;
-  char* kcopy = strdup(key);
-  if (!kcopy || !grow_objs(st)) {
-    free(kcopy);
+  for (int k = 0; k < st->nobjs && !obj; k++)
+    if (strcmp(st->obj_keys[k], key) == 0) obj = st->objs[k];
+  if (obj && obj->type_name != type_name) {
+    mt_status_setf(s, TF_INVALID_ARGUMENT,
+                   "Trying to access resource %s as type %s, but it has type %s", key, type_name,
+                   obj->type_name);
+    obj = NULL;
+  } else if (obj) {
+    mt_variant_ref(obj);
+  } else if (!grow_objs(st) || !(st->obj_keys[st->nobjs] = strdup(key))) {
     mt_status_setf(s, TF_RESOURCE_EXHAUSTED, "OOM creating resource %s", key);
-  } else if ((v = make(arg, s)) != NULL) {
-    st->obj_keys[st->nobjs] = kcopy;
-    st->objs[st->nobjs++] = v;
-    if (created) *created = 1;
+  } else if ((obj = make(arg, s)) != NULL) {
+    st->objs[st->nobjs++] = mt_variant_ref(obj);
+    *created = 1;
   } else {
-    free(kcopy);
+    free(st->obj_keys[st->nobjs]);
   }
   pthread_mutex_unlock(&st->mu);
-  return v;
+  return obj;
 }
 
 static void handle_free(void* data, size_t len, void* arg) {

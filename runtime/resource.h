@@ -48,10 +48,9 @@ typedef struct mt_session_state {
   mt_var** vars;
   int nrngs, rng_cap;
   mt_rng_state** rngs;
-  /* Other session resources (lookup tables), keyed; see mt_state_object. */
   int nobjs, obj_cap;
   char** obj_keys;
-  mt_variant** objs;
+  mt_variant** objs; /* one reference each */
 } mt_session_state;
 
 void mt_state_init(mt_session_state* st);
@@ -63,13 +62,15 @@ void mt_state_clear(mt_session_state* st);
  * NULL + TF_RESOURCE_EXHAUSTED when out of memory. */
 mt_rng_state* mt_state_rng(mt_session_state* st, const void* op, TF_Status* s);
 
-/* The session resource keyed `key` (e.g. "table:localhost/hash_table_x"),
- * made by make(arg, s) when absent; the session holds one reference until
- * mt_state_clear and the result is borrowed (valid until then; take a
- * reference to keep it longer). `*created` (may be NULL) says whether it
- * was made now. NULL + status when make fails or on OOM. Thread-safe: make
- * runs under the session's lock, so one key is made once. */
-mt_variant* mt_state_object(mt_session_state* st, const char* key,
+/* A session-lived object other than a variable (a queue, a reader), keyed
+ * `key` ("container/shared_name", or a per-node key for unshared ones).
+ * Returns a new reference on the object under `key`, made by make(arg, s)
+ * (which returns one reference, or NULL + status) when absent; the table
+ * keeps its own reference until mt_state_clear. *created is set to 1 when
+ * this call made it. An object of another type_name under the key is
+ * TF_INVALID_ARGUMENT. Thread-safe (make runs under the state's lock, so
+ * it must not block). */
+mt_variant* mt_state_object(mt_session_state* st, const char* key, const char* type_name,
                             mt_variant* (*make)(void* arg, TF_Status* s), void* arg,
                             int* created, TF_Status* s);
 

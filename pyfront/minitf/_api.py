@@ -262,3 +262,10 @@ from minitf.core.protobuf.meta_graph_pb2 import MetaGraphDef, TensorInfo  # noqa
 from minitf.core.util.event_pb2 import Event, LogMessage, SessionLog  # noqa: F401,E402
 from minitf.errors import OpError  # noqa: F401,E402
 from minitf.framework.ops import init_scope  # noqa: F401,E402
+
+# --- queues and readers (tf.FIFOQueue ..., tf.TextLineReader ...; tf.queue) ---
+from minitf import queue  # noqa: F401,E402
+from minitf.ops.data_flow_ops import (  # noqa: F401,E402
+    FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
+from minitf.ops.io_ops import (  # noqa: F401,E402
+    FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, WholeFileReader)

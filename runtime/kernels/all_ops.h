@@ -49,7 +49,9 @@
   X(candidate_sampler) /* Uniform/LogUniform/FixedUnigram/AllCandidateSampler, ... */ \
   X(conv3d)       /* Conv3D and its V2 backprops, MaxPool3D, AvgPool3D and their grads */ \
   X(parsing)      /* DecodeRaw, SerializeTensor, ParseTensor, En/DecodeBase64 */ \
-  X(lookup)       /* HashTableV2, MutableHashTableV2, LookupTable*V2, InitializeTable*V2 */
+  X(lookup)       /* HashTableV2, MutableHashTableV2, LookupTable*V2, InitializeTable*V2 */ \
+  X(queue)        /* FIFOQueueV2, RandomShuffleQueueV2, ..., QueueEnqueueV2, QueueDequeueV2 */ \
+  X(reader)       /* WholeFileReaderV2, TextLineReaderV2, ..., ReaderReadV2 */
 
 #define MT_DECLARE_FAMILY(name) void mt_register_##name##_ops(void) __attribute__((weak));
 MT_OP_FAMILIES(MT_DECLARE_FAMILY)

@@ -213,7 +213,9 @@ static void table_kernel(mt_kernel_ctx* ctx, int is_mutable) {
     mt_status_setf(ctx->status, TF_INTERNAL, "lookup tables need a session");
     return;
   }
-  mt_variant* v = mt_state_object(ctx->state, key, table_make, &a, NULL, ctx->status);
+  int created;
+  mt_variant* v = mt_state_object(ctx->state, key, TABLE_TYPE, table_make, &a, &created,
+                                  ctx->status);
   if (!v) return;
   table* t = (table*)v;
   if (t->kdt != a.kdt || t->vdt != a.vdt || t->is_mutable != is_mutable) {
@@ -222,10 +224,11 @@ static void table_kernel(mt_kernel_ctx* ctx, int is_mutable) {
                    "Conflicting key/value dtypes %s->%s with %s->%s for table %s",
                    mt_dt_enum_name(a.kdt, k1, sizeof k1), mt_dt_enum_name(a.vdt, v1, sizeof v1),
                    mt_dtype_name(t->kdt), mt_dtype_name(t->vdt), name);
-    return;
+  } else {
+    TF_Tensor* h = mt_resource_tensor_obj(container, name, v, ctx->status);
+    if (h) ctx->outputs[0] = h;
   }
-  TF_Tensor* h = mt_resource_tensor_obj(container, name, v, ctx->status);
-  if (h) ctx->outputs[0] = h;
+  mt_variant_unref(v); /* mt_state_object's reference; the session and the handle keep theirs */
 }
 
 static void hash_table_kernel(mt_kernel_ctx* ctx) { table_kernel(ctx, 0); }

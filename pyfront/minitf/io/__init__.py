@@ -4,3 +4,8 @@ from minitf.io import gfile  # noqa: F401
 from minitf.ops.parsing_ops import (  # noqa: F401
     decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
     serialize_tensor, write_file)
+
+# --- queues (tf.io aliases of tf.queue) and match_filenames_once ---
+from minitf.ops.data_flow_ops import (  # noqa: F401,E402
+    PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
+from minitf.training.input import match_filenames_once  # noqa: F401,E402

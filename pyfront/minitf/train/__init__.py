@@ -99,3 +99,12 @@ from minitf.training.monitored_session import (  # noqa: F401,E402
     ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
     SingularMonitoredSession, WorkerSessionCreator)
 from minitf.core.protobuf.cluster_pb2 import ClusterDef, JobDef  # noqa: F401,E402
+
+# --- queue runners and the queue-based input pipelines ---
+from minitf.train import queue_runner  # noqa: F401,E402
+from minitf.training.queue_runner_impl import (  # noqa: F401,E402
+    QueueRunner, add_queue_runner, start_queue_runners)
+from minitf.training.input import (  # noqa: F401,E402
+    batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch,
+    maybe_batch_join, maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer,
+    shuffle_batch, shuffle_batch_join, slice_input_producer, string_input_producer)

@@ -1,6 +1,6 @@
 """tf.compat.v1.train.Coordinator: lets threads ask each other to stop and report the
 first error (tensorflow/python/training/coordinator.py). MonitoredSession holds one per
-session; the threads it coordinates are the user's (minitf has no queue runners)."""
+session; the threads it coordinates are the queue runners and the user's."""
 import contextlib
 import sys
 import threading

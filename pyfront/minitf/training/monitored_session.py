@@ -427,6 +427,9 @@ class _MonitoredSession:
         def create_session(self):
             self.tf_sess = self._session_creator.create_session()
             self.coord = coordinator.Coordinator(clean_stop_exception_types=[])
+            if ops.get_collection(ops.GraphKeys.QUEUE_RUNNERS):  # as TensorFlow
+                from minitf.training import queue_runner_impl
+                queue_runner_impl.start_queue_runners(sess=self.tf_sess, coord=self.coord)
             for hook in self._hooks:
                 hook.after_create_session(self.tf_sess, self.coord)
             return _CoordinatedSession(_HookedSession(self.tf_sess, self._hooks), self.coord,
