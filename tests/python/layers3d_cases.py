@@ -1,6 +1,6 @@
 """tf.layers 3-D cases (Conv3D, Conv3DTranspose, MaxPooling3D, AveragePooling3D and their
-functional forms), written against the TF1 API so the same code runs on TensorFlow 2.21
-(tf.compat.v1, TF_USE_LEGACY_KERAS=1) and on minitf. Each case returns outputs and the
+functional forms) and the orthogonal initializer, written against the TF1 API so the same
+code runs on TensorFlow 2.21 (tf.compat.v1, TF_USE_LEGACY_KERAS=1) and on minitf. Each case returns outputs and the
 gradients of a weighted sum of them with respect to the input and the variables; run() is
 layers_cases.run (nodes, collections, static shapes, values).
 tools/gen_layers3d_expected.py writes TF's; tests/python/test_layers3d.py compares."""
@@ -109,3 +109,20 @@ def conv3d_pool_net(tf):
 CASES = {"conv3d_forms": conv3d_forms, "conv3d_dilated": conv3d_dilated,
          "conv3d_transpose_forms": conv3d_transpose_forms, "pooling3d_forms": pooling3d_forms,
          "conv3d_pool_net": conv3d_pool_net}
+
+
+# -- orthogonal initializer (seeded: TensorFlow's normal samples, then Qr) ---------------
+def orthogonal_forms(tf):
+    tall = tf.get_variable("tall", [6, 4], initializer=tf.orthogonal_initializer(seed=3))
+    wide = tf.get_variable("wide", [2, 3, 5],
+                           initializer=tf.initializers.orthogonal(gain=2.0, seed=5))
+    square = tf.get_variable("square", [4, 4], dtype=tf.float64,
+                             initializer=tf.orthogonal_initializer())
+    y = tf.layers.dense(tf.constant(np.ones((2, 3), np.float32)), 3,
+                        kernel_initializer=tf.orthogonal_initializer(gain=0.5))
+    gram = tf.matmul(square, square, transpose_a=True)
+    return {"tall": tall.value(), "wide": wide.value(), "square": square.value(),
+            "gram": gram, "y": y}
+
+
+CASES["orthogonal_forms"] = orthogonal_forms

@@ -61,3 +61,22 @@ def test_conv3d_rejects_rank4_input():
     with tf.Graph().as_default():
         with pytest.raises(ValueError, match="expected min_ndim=5, found ndim=4"):
             tf.layers.conv3d(tf.zeros([1, 3, 3, 2]), 2, 2)
+
+
+def test_orthogonal_needs_rank2():
+    with pytest.raises(ValueError, match="must be at least two-dimensional"):
+        tf.orthogonal_initializer()([3])
+
+
+def test_orthogonal_rejects_int_dtype():
+    with pytest.raises(ValueError, match="expected to be floating point"):
+        tf.initializers.orthogonal(dtype=tf.int32)
+
+
+def test_orthogonal_columns_are_orthonormal():
+    """A [3, 2, 7] kernel (rows 6 < cols 7): its 6 x 7 flat matrix has orthonormal rows."""
+    with tf.Graph().as_default():
+        v = tf.orthogonal_initializer(gain=1.0, seed=9)([3, 2, 7])
+        with tf.Session() as sess:
+            m = sess.run(v).reshape(6, 7)
+    np.testing.assert_allclose(m @ m.T, np.eye(6), atol=1e-5)
