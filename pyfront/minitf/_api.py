@@ -102,6 +102,7 @@ from minitf.ops.init_ops import (  # noqa: F401,E402
     ones_initializer, random_normal_initializer, random_uniform_initializer,
     truncated_normal_initializer, uniform_unit_scaling_initializer,
     variance_scaling_initializer, zeros_initializer)
+from minitf.ops.init_ops import orthogonal_initializer  # noqa: F401,E402
 from minitf.ops.variable_scope import (  # noqa: F401,E402
     AUTO_REUSE, VariableScope, get_local_variable, get_variable, get_variable_scope,
     no_regularizer, variable_scope)

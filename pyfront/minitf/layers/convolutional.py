@@ -12,7 +12,7 @@ import warnings
 from minitf.framework import constant_op, dtypes, ops, tensor_shape
 from minitf.layers import base, utils
 from minitf.layers.core import get_activation
-from minitf.ops import array_ops, indexing_ops, init_ops, nn_conv, nn_ops
+from minitf.ops import array_ops, indexing_ops, init_ops, nn_conv, nn_conv_nd, nn_ops
 
 
 def _expand_dims(x, axis):
@@ -20,7 +20,7 @@ def _expand_dims(x, axis):
 
 
 class _Conv(base.Layer):
-    """N-D convolution layer (rank 1 or 2): activation(conv(inputs, kernel) + bias).
+    """N-D convolution layer (rank 1, 2 or 3): activation(conv(inputs, kernel) + bias).
 
     Args: filters (> 0); kernel_size, strides, dilation_rate: an int or `rank` ints;
     padding "valid"/"same" ("causal" for Conv1D); data_format "channels_last"/
@@ -122,6 +122,13 @@ class _Conv(base.Layer):
 
     def _convolution_op(self, inputs, kernel):
         padding = "VALID" if self.padding == "causal" else self.padding.upper()
+        if self.rank == 3:
+            # Keras's tf.nn.convolution(name="Conv3D"): Conv3D, or SpaceToBatchND + Conv3D +
+            # BatchToSpaceND when a dilation rate is > 1 (as TensorFlow builds it).
+            return nn_conv_nd.convolution_internal(
+                inputs, kernel, strides=list(self.strides), padding=padding,
+                dilations=list(self.dilation_rate), data_format=self._tf_data_format,
+                name=type(self).__name__)
         with ops.name_scope(None, type(self).__name__, [inputs, kernel]) as name:
             if self.rank == 1:
                 return self._conv1d(inputs, kernel, padding, name)
@@ -583,3 +590,163 @@ def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="vali
     for k in ("inputs", "name", "reuse"):
         kw.pop(k)
     return _separable_functional(SeparableConv2D, "separable_conv2d", inputs, reuse, name, kw)
+
+
+class Conv3D(_Conv):
+    """3-D convolution layer (tf.compat.v1.layers.Conv3D) over inputs [batch, depth, height,
+    width, channels] ("channels_last"; TensorFlow's CPU Conv3D has no NCDHW kernel, so
+    "channels_first" fails when run, as in TensorFlow); kernel kernel_size + [in_channels,
+    filters]. Node conv3d/Conv3D (SpaceToBatchND around it for a dilation rate > 1), then
+    BiasAdd; see _Conv for the arguments and errors."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                 data_format="channels_last", dilation_rate=(1, 1, 1), activation=None,
+                 use_bias=True, kernel_initializer=None,
+                 bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, trainable=True, name=None, **kwargs):
+        super().__init__(3, filters, kernel_size, strides, padding, data_format,
+                         dilation_rate, activation, use_bias, kernel_initializer,
+                         bias_initializer, kernel_regularizer, bias_regularizer,
+                         activity_regularizer, kernel_constraint, bias_constraint, trainable,
+                         name, **kwargs)
+
+
+def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1, 1), activation=None,
+           use_bias=True, kernel_initializer=None,
+           bias_initializer=init_ops.zeros_initializer(), kernel_regularizer=None,
+           bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+           bias_constraint=None, trainable=True, name=None, reuse=None):
+    """Functional form of Conv3D (tf.compat.v1.layers.conv3d): inputs 5-D float
+    [batch, d, h, w, channels]; returns [batch, d', h', w', filters]. Variables
+    "<name or conv3d>/kernel" and ".../bias"; reuse as tf.variable_scope's."""
+    return _functional(Conv3D, inputs, reuse, name, "conv3d", filters=filters,
+                       kernel_size=kernel_size, strides=strides, padding=padding,
+                       data_format=data_format, dilation_rate=dilation_rate,
+                       activation=activation, use_bias=use_bias,
+                       kernel_initializer=kernel_initializer,
+                       bias_initializer=bias_initializer,
+                       kernel_regularizer=kernel_regularizer,
+                       bias_regularizer=bias_regularizer,
+                       activity_regularizer=activity_regularizer,
+                       kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
+                       trainable=trainable)
+
+
+class Conv3DTranspose(Conv3D):
+    """Transposed 3-D convolution (tf.compat.v1.layers.Conv3DTranspose): inputs 5-D
+    [batch, d, h, w, in_channels]; kernel kernel_size + [filters, in_channels]; output size
+    per spatial dim in * stride + max(kernel - stride, 0) ("valid") or in * stride ("same"),
+    computed from the input's dynamic shape (Shape, StridedSlice, Mul, Add, Pack) and fed
+    to conv3d_transpose/Conv3DBackpropInputV2, then BiasAdd. ValueError for an input rank
+    other than 5 or an unknown channel dimension."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                 data_format="channels_last", activation=None, use_bias=True,
+                 kernel_initializer=None, bias_initializer=init_ops.zeros_initializer(),
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                 **kwargs):
+        super().__init__(filters, kernel_size, strides=strides, padding=padding,
+                         data_format=data_format, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, trainable=trainable, name=name,
+                         **kwargs)
+        self.output_padding = None
+        self.input_spec = base.InputSpec(ndim=5)
+
+    def build(self, input_shape):
+        input_shape = tensor_shape.TensorShape(input_shape)
+        if len(input_shape) != 5:
+            raise ValueError(f"Inputs should have rank 5. Received input_shape={input_shape}.")
+        channel_axis = self._get_channel_axis()
+        if input_shape.dims[channel_axis].value is None:
+            raise ValueError("The channel dimension of the inputs to `Conv3DTranspose` "
+                             f"should be defined. The input_shape received is {input_shape}, "
+                             f"where axis {channel_axis} (0-based) is the channel dimension, "
+                             "which found to be `None`.")
+        input_dim = int(input_shape[channel_axis])
+        kernel_shape = self.kernel_size + (self.filters, input_dim)
+        self.input_spec = base.InputSpec(ndim=5, axes={channel_axis: input_dim})
+        self.kernel = self.add_weight(name="kernel", shape=kernel_shape,
+                                      initializer=self.kernel_initializer,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint, trainable=True,
+                                      dtype=self.dtype)
+        if self.use_bias:
+            self.bias = self.add_weight(name="bias", shape=(self.filters,),
+                                        initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint, trainable=True,
+                                        dtype=self.dtype)
+        else:
+            self.bias = None
+        self.built = True
+
+    def _spatial_axes(self):
+        return (2, 3, 4) if self.data_format == "channels_first" else (1, 2, 3)
+
+    def call(self, inputs):
+        inputs_shape = array_ops.shape(inputs)
+        batch_size = inputs_shape[0]
+        # Keras reads every spatial size from the dynamic shape, known or not.
+        sizes = [inputs_shape[axis] for axis in self._spatial_axes()]
+        out = [utils.deconv_output_length(size, self.kernel_size[i], padding=self.padding,
+                                          stride=self.strides[i])
+               for i, size in enumerate(sizes)]
+        if self.data_format == "channels_first":
+            output_shape = [batch_size, self.filters] + out
+            strides = (1, 1) + self.strides
+        else:
+            output_shape = [batch_size] + out + [self.filters]
+            strides = (1,) + self.strides + (1,)
+        output_shape_tensor = array_ops.stack(output_shape)
+        outputs = nn_conv_nd.conv3d_transpose(
+            inputs, self.kernel, output_shape_tensor, strides,
+            data_format=utils.convert_data_format(self.data_format, 5),
+            padding=self.padding.upper())
+        if inputs.shape.rank:
+            outputs.set_shape(self.compute_output_shape(inputs.shape))
+        if self.use_bias:
+            outputs = nn_ops.bias_add(outputs, self.bias,
+                                      data_format=utils.convert_data_format(
+                                          self.data_format, 4))
+        if self.activation is not None:
+            return self.activation(outputs)
+        return outputs
+
+    def compute_output_shape(self, input_shape):
+        output_shape = list(tensor_shape.TensorShape(input_shape).as_list())
+        c_axis = 1 if self.data_format == "channels_first" else 4
+        output_shape[c_axis] = self.filters
+        for i, axis in enumerate(self._spatial_axes()):
+            output_shape[axis] = utils.deconv_output_length(
+                output_shape[axis], self.kernel_size[i], padding=self.padding,
+                stride=self.strides[i])
+        return tensor_shape.TensorShape(output_shape)
+
+
+def conv3d_transpose(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                     data_format="channels_last", activation=None, use_bias=True,
+                     kernel_initializer=None, bias_initializer=init_ops.zeros_initializer(),
+                     kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                     kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                     reuse=None):
+    """Functional form of Conv3DTranspose (tf.compat.v1.layers.conv3d_transpose): inputs
+    5-D [batch, d, h, w, channels]; returns [batch, d', h', w', filters]."""
+    return _functional(Conv3DTranspose, inputs, reuse, name, "conv3d_transpose",
+                       filters=filters, kernel_size=kernel_size, strides=strides,
+                       padding=padding, data_format=data_format, activation=activation,
+                       use_bias=use_bias, kernel_initializer=kernel_initializer,
+                       bias_initializer=bias_initializer,
+                       kernel_regularizer=kernel_regularizer,
+                       bias_regularizer=bias_regularizer,
+                       activity_regularizer=activity_regularizer,
+                       kernel_constraint=kernel_constraint, bias_constraint=bias_constraint,
+                       trainable=trainable)

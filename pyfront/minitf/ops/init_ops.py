@@ -337,6 +337,48 @@ class Identity(Initializer):
         return {"gain": self.gain, "dtype": self.dtype.name}
 
 
+class Orthogonal(Initializer):
+    """gain * a random orthogonal matrix (tf.compat.v1.orthogonal_initializer /
+    tf.compat.v1.initializers.orthogonal), as TensorFlow builds it: normal samples of shape
+    (rows, cols) with rows = prod(shape[:-1]) and cols = shape[-1] (transposed when rows <
+    cols), their Qr's q times sign(diag(r)), transposed back, reshaped to `shape`. Under one
+    seed the samples are TensorFlow's bit for bit, and the values equal TensorFlow's to
+    float32 rounding of the QR factorization.
+
+    Raises:
+      ValueError: a shape of rank < 2, or a dtype that is not floating point.
+    """
+
+    def __init__(self, gain=1.0, seed=None, dtype=dtypes.float32):
+        self.gain = gain
+        self.dtype = _assert_float_dtype(dtypes.as_dtype(dtype))
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        from minitf.ops import linalg_ops, math_ops
+        if dtype is None:
+            dtype = self.dtype
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize, specified by argument `shape` must be "
+                             "at least two-dimensional. Received shape=%s" % (shape,))
+        num_rows = 1
+        for dim in shape[:-1]:
+            num_rows *= dim
+        num_rows, num_cols = int(num_rows), int(shape[-1])
+        # A wide matrix is factored as its transpose, so q has orthonormal columns.
+        flat_shape = (num_cols, num_rows) if num_rows < num_cols else (num_rows, num_cols)
+        a = random_ops.random_normal(flat_shape, dtype=dtype, seed=self.seed)
+        q, r = linalg_ops.qr(a, full_matrices=False)
+        # sign(diag(r)) makes the factorization unique, so q is uniformly distributed.
+        q *= math_ops.sign(linalg_ops.diag_part(r))
+        if num_rows < num_cols:
+            q = linalg_ops.matrix_transpose(q)
+        return self.gain * array_ops.reshape(q, shape)
+
+    def get_config(self):
+        return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
 zeros_initializer = Zeros
 ones_initializer = Ones
 constant_initializer = Constant
@@ -347,3 +389,4 @@ uniform_unit_scaling_initializer = UniformUnitScaling
 variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer = GlorotUniform
 glorot_normal_initializer = GlorotNormal
+orthogonal_initializer = Orthogonal
