@@ -246,3 +246,4 @@ from minitf import gfile, io  # noqa: F401,E402
 from minitf.ops.parsing_ops import (  # noqa: F401,E402
     decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
     serialize_tensor, write_file)
+from minitf import python_io  # noqa: F401,E402

@@ -4,3 +4,5 @@ from minitf.io import gfile  # noqa: F401
 from minitf.ops.parsing_ops import (  # noqa: F401
     decode_base64, decode_raw, encode_base64, matching_files, parse_tensor, read_file,
     serialize_tensor, write_file)
+from minitf.io.tf_record import (  # noqa: F401,E402
+    TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)

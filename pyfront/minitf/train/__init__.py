@@ -96,3 +96,8 @@ from minitf.summary.writer import FileWriterCache as SummaryWriterCache  # noqa:
 from minitf.training.monitored_session import (  # noqa: F401,E402
     ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession, Scaffold, SessionCreator,
     SingularMonitoredSession, WorkerSessionCreator)
+
+# --- records: tf.train.Example protos (core/example/*.proto) ---
+from minitf.core.example.example_pb2 import Example, SequenceExample  # noqa: F401,E402
+from minitf.core.example.feature_pb2 import (  # noqa: F401,E402
+    BytesList, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List)
