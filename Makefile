@@ -120,7 +120,7 @@ asan-pytest: build/asan/libc_api.so
 	  tests/python/test_state_ops.py tests/python/test_gradient_goldens.py tests/python/test_second_order.py \
 	  tests/python/test_training_ops.py tests/python/test_optimizers.py tests/python/test_bn_second_order.py \
 	  tests/python/test_tensor_array.py tests/python/test_list_ops.py tests/python/test_stack_ops.py \
-	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py \
+	  tests/python/test_control_flow.py tests/python/test_control_flow_grad.py tests/python/test_tfrecord.py \
 	  tests/python/test_control_flow_v1.py tests/python/test_rnn.py tests/python/test_functional_ops.py \
 	  tests/python/test_checkpoint_v2.py tests/python/test_meta_graph.py tests/python/test_saved_model.py \
 	  tests/python/test_checkpoint_v1.py tests/python/test_checkpoint_corruption.py \

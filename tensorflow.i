@@ -21,6 +21,7 @@
 #define SWIG_FILE_WITH_INIT
 #include "tensorflow/c/c_api.h"
 #include "tensorflow/c/python_api.h"
+#include "tensorflow/c/record_io.h"
 #include "c_api/python/session_helper.h"
 #include "c_api/python/py_func_helper.h"
 %}
@@ -720,4 +721,25 @@ done:
   return result;
 }
 
+%}
+
+/* ---------------------------------------------------------------------- */
+/* TFRecord files (tensorflow/c/record_io.h; minitf.lib.io.tf_record).    */
+
+%ignore MT_RecordReaderNext; /* through MT_RecordReaderNextPy */
+%include "tensorflow/c/record_io.h"
+
+%inline %{
+/* The next record as bytes, or None at the end of the file (the file is
+ * read with the GIL released). */
+PyObject* MT_RecordReaderNextPy(MT_RecordReader* reader, TF_Status* status) {
+  const char* data = NULL;
+  size_t len = 0;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = MT_RecordReaderNext(reader, &data, &len, status);
+  Py_END_ALLOW_THREADS
+  if (rc <= 0) Py_RETURN_NONE; /* an error is raised from the status */
+  return PyBytes_FromStringAndSize(data, (Py_ssize_t)len);
+}
 %}

@@ -12,9 +12,9 @@
 set -eu
 PYTHON=${PYTHON:-python3}
 cd "$(dirname "$0")/../pyfront"
-PROTOS=$(ls minitf/core/framework/*.proto minitf/core/protobuf/*.proto minitf/core/util/*.proto minitf/training/*.proto)
+PROTOS=$(ls minitf/core/framework/*.proto minitf/core/protobuf/*.proto minitf/core/util/*.proto minitf/core/example/*.proto minitf/training/*.proto)
 "$PYTHON" -m grpc_tools.protoc -I. --python_out=. $PROTOS
-for f in $(ls minitf/core/framework/*_pb2.py minitf/core/protobuf/*_pb2.py minitf/core/util/*_pb2.py minitf/training/*_pb2.py); do
+for f in $(ls minitf/core/framework/*_pb2.py minitf/core/protobuf/*_pb2.py minitf/core/util/*_pb2.py minitf/core/example/*_pb2.py minitf/training/*_pb2.py); do
   sed -i -e 's/^from google.protobuf import descriptor_pool as _descriptor_pool$/from minitf.core import _pool as _descriptor_pool/' \
          -e 's/_descriptor_pool\.Default()/_descriptor_pool.POOL/' "$f"
 done

@@ -270,3 +270,6 @@ from minitf.ops.data_flow_ops import (  # noqa: F401,E402
     FIFOQueue, PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from minitf.ops.io_ops import (  # noqa: F401,E402
     FixedLengthRecordReader, IdentityReader, ReaderBase, TextLineReader, WholeFileReader)
+
+# --- records (tf.python_io: TFRecord writer and iterator) ---
+from minitf import python_io  # noqa: F401,E402

@@ -9,3 +9,7 @@ from minitf.ops.parsing_ops import (  # noqa: F401
 from minitf.ops.data_flow_ops import (  # noqa: F401,E402
     PaddingFIFOQueue, PriorityQueue, QueueBase, RandomShuffleQueue)
 from minitf.training.input import match_filenames_once  # noqa: F401,E402
+
+# --- TFRecord files ---
+from minitf.io.tf_record import (  # noqa: F401,E402
+    TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator)

@@ -108,3 +108,8 @@ from minitf.training.input import (  # noqa: F401,E402
     batch, batch_join, input_producer, limit_epochs, match_filenames_once, maybe_batch,
     maybe_batch_join, maybe_shuffle_batch, maybe_shuffle_batch_join, range_input_producer,
     shuffle_batch, shuffle_batch_join, slice_input_producer, string_input_producer)
+
+# --- records: tf.train.Example protos (core/example/*.proto) ---
+from minitf.core.example.example_pb2 import Example, SequenceExample  # noqa: F401,E402
+from minitf.core.example.feature_pb2 import (  # noqa: F401,E402
+    BytesList, Feature, FeatureList, FeatureLists, Features, FloatList, Int64List)
